@@ -1,0 +1,82 @@
+package dev.blockcache.api;
+
+import io.netty.buffer.ByteBuf;
+
+/**
+ * A cache of file blocks, keyed by {@link BlockKey}.
+ *
+ * <h2>Ownership</h2>
+ * <ul>
+ *   <li>{@link #cacheBlock} never takes the caller's reference: it copies the block's readable bytes into memory the
+ *       cache owns, and the caller releases its buffer as it would have without the call.</li>
+ *   <li>{@link #getBlock} returns a read-only block of which the caller owns exactly one reference and must release
+ *       it (once, with {@link ByteBuf#release()}); until then the bytes stay valid whatever the cache evicts, and
+ *       after it the block must not be touched. Retaining or slicing follows netty's rules for that buffer.</li>
+ *   <li>Eviction, {@link #evictBlock}, {@link #evictBlocksByFile} and {@link #close} never invalidate a block that a
+ *       caller still holds: its memory returns to the cache when the caller's last reference is released.</li>
+ * </ul>
+ *
+ * <h2>Semantics</h2>
+ * A key is cached at most once: caching a key that is present keeps the present block. Blocks are immutable once
+ * cached. After {@link #close()}, gets miss and puts return {@link CacheResult#DISABLED}.
+ *
+ * <p>Thread-safety: every implementation is safe for concurrent use by any number of threads.
+ */
+public interface BlockCache extends AutoCloseable {
+
+  /**
+   * Caches a copy of {@code block}'s readable bytes under {@code key}; the caller keeps its reference to
+   * {@code block} and its reader index is not moved.
+   *
+   * @return what happened; every outcome but {@link CacheResult#CACHED} and {@link CacheResult#ALREADY_CACHED} is
+   *     counted as a failed insertion
+   */
+  CacheResult cacheBlock(BlockKey key, ByteBuf block, CacheOptions options);
+
+  /**
+   * Looks {@code key} up and counts the lookup as {@code options} say.
+   *
+   * @return the block, of which the caller owns one reference and must release it; or {@code null} on a miss
+   */
+  ByteBuf getBlock(BlockKey key, ReadOptions options);
+
+  /**
+   * Removes {@code key}; a caller holding the block keeps it valid until it releases it.
+   *
+   * @return whether a block was removed
+   */
+  boolean evictBlock(BlockKey key);
+
+  /**
+   * Removes every block of {@code file} (for example when the file is deleted after a compaction), at a cost
+   * proportional to the number of blocks of that file. Blocks of the file cached concurrently with the call may
+   * survive it.
+   *
+   * @return the number of blocks removed
+   */
+  int evictBlocksByFile(String file);
+
+  /** A snapshot of this cache's counters. */
+  CacheStats stats();
+
+  /** The configured capacity in bytes. */
+  long capacity();
+
+  /** Bytes in use, as {@link CacheStats#size()} accounts them. */
+  long size();
+
+  /** {@code capacity() - size()}, never negative. */
+  default long freeSize() {
+    return Math.max(0, capacity() - size());
+  }
+
+  /** The number of cached blocks. */
+  long blockCount();
+
+  /**
+   * Stops the cache's threads and drops every cached block; blocks that callers still hold stay valid until released.
+   * Idempotent.
+   */
+  @Override
+  void close();
+}

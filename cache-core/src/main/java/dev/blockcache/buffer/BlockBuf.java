@@ -1,0 +1,378 @@
+package dev.blockcache.buffer;
+
+import io.netty.buffer.AbstractReferenceCountedByteBuf;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.util.ResourceLeakDetector;
+import io.netty.util.ResourceLeakDetectorFactory;
+import io.netty.util.ResourceLeakTracker;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.ReadOnlyBufferException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.GatheringByteChannel;
+import java.nio.channels.ScatteringByteChannel;
+
+/**
+ * A read-only, reference-counted view of {@code length} bytes of a backing buffer: what a cache hands a reader.
+ *
+ * <h2>Ownership</h2>
+ * A view is created with one reference, owned by whoever the cache returns it to. The view never retains or releases
+ * its backing buffer: the {@link ViewOwner} that created it keeps the backing memory alive until it is told, through
+ * {@link ViewOwner#viewReleased}, that the view's last reference is gone. After that every access throws
+ * {@link io.netty.util.IllegalReferenceCountException}, so a released view can never read memory that was reused.
+ *
+ * <p>Each view has its own reference count, private to the reader that holds it until it shares the view: a hit never
+ * increments a counter that other readers' threads touch. Views are tracked by netty's leak detector like any
+ * allocator-made buffer (at netty's configured level), so a view that is dropped without a release is reported.
+ *
+ * <p>Every mutator throws {@link ReadOnlyBufferException}; {@link #hasArray()} and {@link #hasMemoryAddress()} are false
+ * so that the cached bytes cannot be reached for writing.
+ *
+ * <p>Thread-safety: reference counting is thread-safe; reading indexes are not (as for every {@link ByteBuf}).
+ */
+public final class BlockBuf extends AbstractReferenceCountedByteBuf {
+  private static final ResourceLeakDetector<ByteBuf> LEAKS =
+      ResourceLeakDetectorFactory.instance().newResourceLeakDetector(ByteBuf.class);
+
+  private final ByteBuf backing;
+  private final int offset;
+  private final ViewOwner owner;
+  private final long token;
+  private final ResourceLeakTracker<ByteBuf> leak;
+
+  private BlockBuf(ByteBuf backing, int offset, int length, ViewOwner owner, long token) {
+    super(length);
+    this.backing = backing;
+    this.offset = offset;
+    this.owner = owner;
+    this.token = token;
+    setIndex(0, length);
+    this.leak = LEAKS.track(this);
+  }
+
+  /**
+   * A view of {@code backing[offset, offset + length)}; the caller owns the view's one reference. {@code owner} (may
+   * be null) is told once when that reference, and any taken from it, are all released.
+   */
+  public static BlockBuf of(ByteBuf backing, int offset, int length, ViewOwner owner, long token) {
+    if (offset < 0 || length < 0 || offset > backing.capacity() - length) {
+      throw new IndexOutOfBoundsException(
+          "view [" + offset + ", +" + length + ") outside backing capacity " + backing.capacity());
+    }
+    return new BlockBuf(backing, offset, length, owner, token);
+  }
+
+  @Override
+  protected void deallocate() {
+    if (leak != null) {
+      leak.close(this);
+    }
+    if (owner != null) {
+      owner.viewReleased(token);
+    }
+  }
+
+  @Override
+  public ByteBuf touch(Object hint) {
+    if (leak != null) {
+      leak.record(hint);
+    }
+    return this;
+  }
+
+  @Override
+  public ByteBuf touch() {
+    return touch(null);
+  }
+
+  // ---- shape --------------------------------------------------------------------------------------------------
+
+  @Override
+  public int capacity() {
+    return maxCapacity();
+  }
+
+  @Override
+  public ByteBuf capacity(int newCapacity) {
+    throw new ReadOnlyBufferException();
+  }
+
+  @Override
+  public ByteBufAllocator alloc() {
+    return backing.alloc();
+  }
+
+  @Override
+  @SuppressWarnings("deprecation")
+  public ByteOrder order() {
+    return ByteOrder.BIG_ENDIAN;
+  }
+
+  /** Null: a view is not a derived buffer whose parent a reader may reach. */
+  @Override
+  public ByteBuf unwrap() {
+    return null;
+  }
+
+  @Override
+  public boolean isDirect() {
+    return backing.isDirect();
+  }
+
+  @Override
+  public boolean isReadOnly() {
+    return true;
+  }
+
+  @Override
+  public ByteBuf asReadOnly() {
+    return this;
+  }
+
+  @Override
+  public boolean hasArray() {
+    return false;
+  }
+
+  @Override
+  public byte[] array() {
+    throw new ReadOnlyBufferException();
+  }
+
+  @Override
+  public int arrayOffset() {
+    throw new ReadOnlyBufferException();
+  }
+
+  @Override
+  public boolean hasMemoryAddress() {
+    return false;
+  }
+
+  @Override
+  public long memoryAddress() {
+    throw new UnsupportedOperationException("a block view does not expose its memory address");
+  }
+
+  // ---- reads ---------------------------------------------------------------------------------------------------
+
+  @Override
+  protected byte _getByte(int index) {
+    return backing.getByte(offset + index);
+  }
+
+  @Override
+  protected short _getShort(int index) {
+    return backing.getShort(offset + index);
+  }
+
+  @Override
+  protected short _getShortLE(int index) {
+    return backing.getShortLE(offset + index);
+  }
+
+  @Override
+  protected int _getUnsignedMedium(int index) {
+    return backing.getUnsignedMedium(offset + index);
+  }
+
+  @Override
+  protected int _getUnsignedMediumLE(int index) {
+    return backing.getUnsignedMediumLE(offset + index);
+  }
+
+  @Override
+  protected int _getInt(int index) {
+    return backing.getInt(offset + index);
+  }
+
+  @Override
+  protected int _getIntLE(int index) {
+    return backing.getIntLE(offset + index);
+  }
+
+  @Override
+  protected long _getLong(int index) {
+    return backing.getLong(offset + index);
+  }
+
+  @Override
+  protected long _getLongLE(int index) {
+    return backing.getLongLE(offset + index);
+  }
+
+  @Override
+  public ByteBuf getBytes(int index, ByteBuf dst, int dstIndex, int length) {
+    checkIndex(index, length);
+    backing.getBytes(offset + index, dst, dstIndex, length);
+    return this;
+  }
+
+  @Override
+  public ByteBuf getBytes(int index, byte[] dst, int dstIndex, int length) {
+    checkIndex(index, length);
+    backing.getBytes(offset + index, dst, dstIndex, length);
+    return this;
+  }
+
+  @Override
+  public ByteBuf getBytes(int index, ByteBuffer dst) {
+    checkIndex(index, dst.remaining());
+    backing.getBytes(offset + index, dst);
+    return this;
+  }
+
+  @Override
+  public ByteBuf getBytes(int index, OutputStream out, int length) throws IOException {
+    checkIndex(index, length);
+    backing.getBytes(offset + index, out, length);
+    return this;
+  }
+
+  @Override
+  public int getBytes(int index, GatheringByteChannel out, int length) throws IOException {
+    checkIndex(index, length);
+    return backing.getBytes(offset + index, out, length);
+  }
+
+  @Override
+  public int getBytes(int index, FileChannel out, long position, int length) throws IOException {
+    checkIndex(index, length);
+    return backing.getBytes(offset + index, out, position, length);
+  }
+
+  /** A writable heap or direct copy, owned by the caller. */
+  @Override
+  public ByteBuf copy(int index, int length) {
+    checkIndex(index, length);
+    return backing.copy(offset + index, length);
+  }
+
+  @Override
+  public int nioBufferCount() {
+    return 1;
+  }
+
+  /** A read-only {@link ByteBuffer} over the bytes; valid only while this view is. */
+  @Override
+  public ByteBuffer nioBuffer(int index, int length) {
+    checkIndex(index, length);
+    return backing.nioBuffer(offset + index, length).asReadOnlyBuffer();
+  }
+
+  @Override
+  public ByteBuffer internalNioBuffer(int index, int length) {
+    return nioBuffer(index, length);
+  }
+
+  @Override
+  public ByteBuffer[] nioBuffers(int index, int length) {
+    return new ByteBuffer[] {nioBuffer(index, length)};
+  }
+
+  // ---- writes: all refused -------------------------------------------------------------------------------------
+
+  @Override
+  protected void _setByte(int index, int value) {
+    throw new ReadOnlyBufferException();
+  }
+
+  @Override
+  protected void _setShort(int index, int value) {
+    throw new ReadOnlyBufferException();
+  }
+
+  @Override
+  protected void _setShortLE(int index, int value) {
+    throw new ReadOnlyBufferException();
+  }
+
+  @Override
+  protected void _setMedium(int index, int value) {
+    throw new ReadOnlyBufferException();
+  }
+
+  @Override
+  protected void _setMediumLE(int index, int value) {
+    throw new ReadOnlyBufferException();
+  }
+
+  @Override
+  protected void _setInt(int index, int value) {
+    throw new ReadOnlyBufferException();
+  }
+
+  @Override
+  protected void _setIntLE(int index, int value) {
+    throw new ReadOnlyBufferException();
+  }
+
+  @Override
+  protected void _setLong(int index, long value) {
+    throw new ReadOnlyBufferException();
+  }
+
+  @Override
+  protected void _setLongLE(int index, long value) {
+    throw new ReadOnlyBufferException();
+  }
+
+  @Override
+  public ByteBuf setBytes(int index, ByteBuf src, int srcIndex, int length) {
+    throw new ReadOnlyBufferException();
+  }
+
+  @Override
+  public ByteBuf setBytes(int index, byte[] src, int srcIndex, int length) {
+    throw new ReadOnlyBufferException();
+  }
+
+  @Override
+  public ByteBuf setBytes(int index, ByteBuffer src) {
+    throw new ReadOnlyBufferException();
+  }
+
+  @Override
+  public int setBytes(int index, InputStream in, int length) {
+    throw new ReadOnlyBufferException();
+  }
+
+  @Override
+  public int setBytes(int index, ScatteringByteChannel in, int length) {
+    throw new ReadOnlyBufferException();
+  }
+
+  @Override
+  public int setBytes(int index, FileChannel in, long position, int length) {
+    throw new ReadOnlyBufferException();
+  }
+
+  @Override
+  public ByteBuf setByte(int index, int value) {
+    throw new ReadOnlyBufferException();
+  }
+
+  @Override
+  public ByteBuf discardReadBytes() {
+    throw new ReadOnlyBufferException();
+  }
+
+  @Override
+  public ByteBuf discardSomeReadBytes() {
+    throw new ReadOnlyBufferException();
+  }
+
+  @Override
+  public int ensureWritable(int minWritableBytes, boolean force) {
+    return 1;
+  }
+
+  @Override
+  public ByteBuf ensureWritable(int minWritableBytes) {
+    throw new ReadOnlyBufferException();
+  }
+}

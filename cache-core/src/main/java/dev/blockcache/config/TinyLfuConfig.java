@@ -1,0 +1,45 @@
+package dev.blockcache.config;
+
+/**
+ * The configuration of a {@code TinyLfuBlockCache}: capacity, the largest block it takes and the expected block size.
+ *
+ * <p>Thread-safety: immutable.
+ */
+public final class TinyLfuConfig {
+  public static final String MAX_BLOCK_SIZE = "hbase.tinylfu.max.block.size";
+  public static final long DEFAULT_MAX_BLOCK_SIZE = 16L * 1024 * 1024;
+
+  private final long capacity;
+  private final long maxBlockSize;
+  private final long minBlockSize;
+
+  private TinyLfuConfig(long capacity, long maxBlockSize, long minBlockSize) {
+    this.capacity = Checks.atLeast(LruConfig.CAPACITY + " (as bytes)", capacity, 1);
+    this.maxBlockSize = Checks.between(MAX_BLOCK_SIZE, maxBlockSize, 1, Integer.MAX_VALUE);
+    this.minBlockSize = Checks.between(LruConfig.MIN_BLOCK_SIZE, minBlockSize, 1, Integer.MAX_VALUE);
+  }
+
+  /** HBase's defaults for a cache of {@code capacityBytes}. */
+  public static TinyLfuConfig of(long capacityBytes) {
+    return of(capacityBytes, DEFAULT_MAX_BLOCK_SIZE, LruConfig.DEFAULT_MIN_BLOCK_SIZE);
+  }
+
+  /** @throws ConfigException naming the first key whose value is out of range */
+  public static TinyLfuConfig of(long capacityBytes, long maxBlockSize, long minBlockSize) {
+    return new TinyLfuConfig(capacityBytes, maxBlockSize, minBlockSize);
+  }
+
+  public long capacity() {
+    return capacity;
+  }
+
+  /** Blocks larger than this are not cached. */
+  public long maxBlockSize() {
+    return maxBlockSize;
+  }
+
+  /** The expected block size, used to presize the cache. */
+  public long minBlockSize() {
+    return minBlockSize;
+  }
+}
