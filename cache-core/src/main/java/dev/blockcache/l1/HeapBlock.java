@@ -1,0 +1,59 @@
+package dev.blockcache.l1;
+
+import dev.blockcache.api.BlockCategory;
+import dev.blockcache.buffer.BlockBuf;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+
+/**
+ * One block held on the Java heap by an L1 cache: a private copy of the block's bytes and its category.
+ *
+ * <p>The bytes live in a {@code byte[]} that only this object references; readers get {@link BlockBuf} views of it.
+ * Heap memory needs no reference counting: a view keeps the array reachable, so eviction simply drops the block and
+ * the garbage collector reclaims the array once the last view is gone. Views have their own reference count (see
+ * {@link BlockBuf}), so a hit touches no counter shared between readers.
+ *
+ * <p>Thread-safety: immutable after construction.
+ */
+public final class HeapBlock {
+  /**
+   * Estimated heap bytes an L1 entry costs beyond its block bytes: map node and table slot (~40), key (32), this
+   * object (24), the backing buffer object (48), array header (16), the cache's entry object (~48) and the file
+   * index node (~48), rounded up.
+   */
+  public static final int ENTRY_OVERHEAD = 256;
+
+  private final BlockCategory category;
+  private final ByteBuf backing;
+
+  private HeapBlock(BlockCategory category, byte[] bytes) {
+    this.category = category;
+    this.backing = Unpooled.wrappedBuffer(bytes);
+  }
+
+  /** A heap copy of {@code block}'s readable bytes; {@code block}'s reference count and indexes are not changed. */
+  public static HeapBlock copyOf(ByteBuf block, BlockCategory category) {
+    byte[] bytes = new byte[block.readableBytes()];
+    block.getBytes(block.readerIndex(), bytes);
+    return new HeapBlock(category, bytes);
+  }
+
+  public BlockCategory category() {
+    return category;
+  }
+
+  /** The number of block bytes. */
+  public int length() {
+    return backing.capacity();
+  }
+
+  /** The heap this entry is accounted as: block bytes plus {@link #ENTRY_OVERHEAD}. */
+  public long heapSize() {
+    return (long) length() + ENTRY_OVERHEAD;
+  }
+
+  /** A new read-only view of the bytes; the caller owns its one reference and must release it. */
+  public BlockBuf newView() {
+    return BlockBuf.of(backing, 0, backing.capacity(), null, 0L);
+  }
+}

@@ -1,0 +1,70 @@
+package dev.blockcache.l1.lru;
+
+/**
+ * An intrusive doubly-linked FIFO of {@link LruEntry}s: entries enter at the tail, eviction looks at the head, and a
+ * referenced entry gets a second chance by moving back to the tail (CLOCK). Linking and unlinking are O(1).
+ *
+ * <p>Thread-safety: not thread-safe; every method must be called with the owning cache's list lock held (hence the
+ * {@code Locked} suffix).
+ */
+final class ClockList {
+  private LruEntry head;
+  private LruEntry tail;
+  private int size;
+
+  void linkLastLocked(LruEntry e) {
+    e.list = this;
+    e.prev = tail;
+    e.next = null;
+    if (tail == null) {
+      head = e;
+    } else {
+      tail.next = e;
+    }
+    tail = e;
+    size++;
+  }
+
+  /** Unlinks {@code e} if it is linked in this list; a no-op otherwise. */
+  void unlinkLocked(LruEntry e) {
+    if (e.list != this) {
+      return;
+    }
+    if (e.prev == null) {
+      head = e.next;
+    } else {
+      e.prev.next = e.next;
+    }
+    if (e.next == null) {
+      tail = e.prev;
+    } else {
+      e.next.prev = e.prev;
+    }
+    e.prev = null;
+    e.next = null;
+    e.list = null;
+    size--;
+  }
+
+  LruEntry headLocked() {
+    return head;
+  }
+
+  int sizeLocked() {
+    return size;
+  }
+
+  void clearLocked() {
+    LruEntry e = head;
+    while (e != null) {
+      LruEntry next = e.next;
+      e.prev = null;
+      e.next = null;
+      e.list = null;
+      e = next;
+    }
+    head = null;
+    tail = null;
+    size = 0;
+  }
+}

@@ -1,0 +1,345 @@
+package dev.blockcache.l1.lru;
+
+import dev.blockcache.api.BlockCache;
+import dev.blockcache.api.BlockCategory;
+import dev.blockcache.api.BlockKey;
+import dev.blockcache.api.CacheOptions;
+import dev.blockcache.api.CachePriority;
+import dev.blockcache.api.CacheResult;
+import dev.blockcache.api.CacheStats;
+import dev.blockcache.api.ReadOptions;
+import dev.blockcache.config.LruConfig;
+import dev.blockcache.l1.FileIndex;
+import dev.blockcache.l1.HeapBlock;
+import dev.blockcache.stats.StatsRecorder;
+import io.netty.buffer.ByteBuf;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * An on-heap block cache with HBase's LruBlockCache semantics: single, multi and memory priorities with configurable
+ * shares, eviction from the acceptable size down to the minimum size, a hard capacity limit, a maximum block size
+ * and in-memory force mode, under HBase's configuration keys ({@link LruConfig}).
+ *
+ * <h2>Design</h2>
+ * <ul>
+ *   <li><b>Lookup</b> is a {@link ConcurrentHashMap} get plus one write of the entry's reference bit when it is not
+ *       already set: a hit takes no lock and touches no counter shared by all readers (HBase bumps a global atomic
+ *       access counter on every hit). The block is returned as a fresh {@code BlockBuf} view of the heap copy.</li>
+ *   <li><b>Recency</b> is approximated with CLOCK, one intrusive FIFO per priority ({@link ClockList}). A hit on a
+ *       single-access block promotes it to multi at once (its bytes move between the priority totals); the link moves
+ *       lazily, when an eviction pass reaches it. In the multi and memory lists a referenced entry gets a second
+ *       chance (bit cleared, moved to the tail), which is what LRU order would have kept.</li>
+ *   <li><b>Eviction</b> runs when the accounted size passes {@code acceptableFactor × capacity} and frees down to
+ *       {@code minFactor × capacity}; {@link EvictionPlanner} splits the bytes to free between priorities. A pass
+ *       walks list heads only, so it costs the blocks it evicts plus the second chances earlier hits paid for — never
+ *       a scan and sort of the whole map, as HBase's does. Passes run on the background thread started by
+ *       {@link #start()}, or on the inserting thread when the cache was not started; {@link #runEviction()} runs one
+ *       now (for tests and operators).</li>
+ *   <li><b>Admission</b> refuses blocks larger than the maximum block size, and any block while the cache is at
+ *       {@code hardCapacityLimitFactor × acceptableFactor × capacity} (eviction has fallen behind).</li>
+ *   <li><b>Evict by file</b> goes through a {@link FileIndex}, so it costs that file's blocks.</li>
+ * </ul>
+ * Sizes are accounted as block bytes plus {@link HeapBlock#ENTRY_OVERHEAD} per entry.
+ *
+ * <p>Thread-safety: safe for concurrent use. Gets are lock-free; inserts, removals and eviction passes link and
+ * unlink entries under one list lock ({@code listLock}), which gets never take.
+ */
+public final class LruBlockCache implements BlockCache {
+  private static final int SINGLE = CachePriority.SINGLE.ordinal();
+  private static final int MULTI = CachePriority.MULTI.ordinal();
+  private static final int MEMORY = CachePriority.MEMORY.ordinal();
+
+  private final LruConfig config;
+  private final long acceptableSize;
+  private final long minSize;
+  private final long hardLimit;
+  private final ConcurrentHashMap<BlockKey, LruEntry> map;
+  private final FileIndex fileIndex = new FileIndex();
+  private final StatsRecorder stats = new StatsRecorder();
+  private final AtomicLong size = new AtomicLong();
+  private final AtomicLongArray prioritySizes = new AtomicLongArray(CachePriority.COUNT);
+  private final LongAdder[] blockCounts = new LongAdder[BlockCategory.COUNT];
+  private final ReentrantLock listLock = new ReentrantLock();
+  /** One list per priority, indexed by ordinal. Guarded by listLock. */
+  private final ClockList[] lists = {new ClockList(), new ClockList(), new ClockList()};
+  private final LruEvictor evictor = new LruEvictor(this::runEviction);
+  private volatile boolean closed;
+
+  /** A cache that evicts on inserting threads until {@link #start()} is called. Starts no thread. */
+  public LruBlockCache(LruConfig config) {
+    this.config = config;
+    long capacity = config.capacity();
+    this.acceptableSize = (long) (capacity * (double) config.acceptableFactor());
+    this.minSize = (long) (capacity * (double) config.minFactor());
+    this.hardLimit = (long) (acceptableSize * (double) config.hardCapacityLimitFactor());
+    long expectedBlocks = Math.max(16, capacity / (config.minBlockSize() + HeapBlock.ENTRY_OVERHEAD));
+    this.map = new ConcurrentHashMap<>((int) Math.min(1 << 24, expectedBlocks), 0.75f, 16);
+    for (int i = 0; i < blockCounts.length; i++) {
+      blockCounts[i] = new LongAdder();
+    }
+  }
+
+  /** Starts the background eviction thread (a daemon named {@code lru-evictor}). */
+  public LruBlockCache start() {
+    return start(r -> {
+      Thread t = new Thread(r, "lru-evictor");
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  /** Starts the background eviction thread from {@code threadFactory}. */
+  public LruBlockCache start(ThreadFactory threadFactory) {
+    evictor.start(threadFactory);
+    return this;
+  }
+
+  public LruConfig config() {
+    return config;
+  }
+
+  /** {@inheritDoc} The cache keeps a heap copy; the caller's buffer is not retained. */
+  @Override
+  public CacheResult cacheBlock(BlockKey key, ByteBuf block, CacheOptions options) {
+    CacheResult result = admit(key, block, options);
+    if (result.isFailure()) {
+      stats.failedInsertion();
+    }
+    return result;
+  }
+
+  private CacheResult admit(BlockKey key, ByteBuf block, CacheOptions options) {
+    if (closed) {
+      return CacheResult.DISABLED;
+    }
+    if (block.readableBytes() > config.maxBlockSize()) {
+      return CacheResult.TOO_LARGE;
+    }
+    if (map.containsKey(key)) {
+      return CacheResult.ALREADY_CACHED;
+    }
+    long heapSize = (long) block.readableBytes() + HeapBlock.ENTRY_OVERHEAD;
+    if (size.get() + heapSize > hardLimit) {
+      evictSoon();
+      return CacheResult.OVER_CAPACITY;
+    }
+    LruEntry entry = new LruEntry(key, HeapBlock.copyOf(block, options.category()), options.priority());
+    int priority = options.priority().ordinal();
+    account(priority, options.category(), heapSize, 1);
+    if (map.putIfAbsent(key, entry) != null) {
+      account(priority, options.category(), -heapSize, -1);
+      return CacheResult.ALREADY_CACHED;
+    }
+    fileIndex.add(key);
+    if (entry.isRemoved()) {
+      fileIndex.remove(key);
+    }
+    listLock.lock();
+    try {
+      if (!entry.isRemoved()) {
+        lists[priority].linkLastLocked(entry);
+      }
+    } finally {
+      listLock.unlock();
+    }
+    if (size.get() > acceptableSize) {
+      evictSoon();
+    }
+    return CacheResult.CACHED;
+  }
+
+  /** {@inheritDoc} The view is read-only; releasing it never affects the cache. */
+  @Override
+  public ByteBuf getBlock(BlockKey key, ReadOptions options) {
+    LruEntry entry = closed ? null : map.get(key);
+    if (entry == null) {
+      stats.miss(options);
+      return null;
+    }
+    if (entry.recordHit()) {
+      long h = entry.heapSize;
+      prioritySizes.addAndGet(SINGLE, -h);
+      prioritySizes.addAndGet(MULTI, h);
+    }
+    stats.hit(options);
+    return entry.block.newView();
+  }
+
+  @Override
+  public boolean evictBlock(BlockKey key) {
+    LruEntry entry = map.remove(key);
+    if (entry == null) {
+      return false;
+    }
+    boolean removed = retire(entry);
+    unlink(entry);
+    return removed;
+  }
+
+  @Override
+  public int evictBlocksByFile(String file) {
+    int removed = 0;
+    for (BlockKey key : fileIndex.removeFile(file)) {
+      if (evictBlock(key)) {
+        removed++;
+      }
+    }
+    return removed;
+  }
+
+  /**
+   * Runs one eviction pass now on the calling thread if the cache is above its acceptable size; otherwise does
+   * nothing.
+   */
+  public void runEviction() {
+    listLock.lock();
+    try {
+      evictLocked();
+    } finally {
+      listLock.unlock();
+    }
+  }
+
+  private void evictSoon() {
+    if (evictor.isStarted()) {
+      evictor.request();
+    } else {
+      runEviction();
+    }
+  }
+
+  private void evictLocked() {
+    long current = size.get();
+    if (current <= acceptableSize || closed) {
+      return;
+    }
+    stats.evictionRun();
+    long[] sizes = {prioritySizes.get(SINGLE), prioritySizes.get(MULTI), prioritySizes.get(MEMORY)};
+    long[] targets = {
+        (long) (minSize * (double) config.singlePercentage()),
+        (long) (minSize * (double) config.multiPercentage()),
+        (long) (minSize * (double) config.memoryPercentage())};
+    boolean protectMemory = config.inMemoryForceMode() || config.memoryPercentage() > 0.999f;
+    long[] plan = EvictionPlanner.plan(current - minSize, sizes, targets, protectMemory);
+    for (int p = 0; p < plan.length; p++) {
+      if (plan[p] > 0) {
+        freeLocked(p, plan[p]);
+      }
+    }
+  }
+
+  /** Frees at least {@code bytes} (or everything) from the list of priority {@code p}, oldest first. */
+  private long freeLocked(int p, long bytes) {
+    ClockList list = lists[p];
+    long freed = 0;
+    int budget = 2 * list.sizeLocked();
+    LruEntry e;
+    while (freed < bytes && budget-- > 0 && (e = list.headLocked()) != null) {
+      list.unlinkLocked(e);
+      int state = e.state();
+      if (state == LruEntry.REMOVED) {
+        continue;
+      }
+      if (state != p) {
+        lists[state].linkLastLocked(e);
+        continue;
+      }
+      if (p != SINGLE && e.isReferenced()) {
+        e.clearReferenced();
+        list.linkLastLocked(e);
+        continue;
+      }
+      if (map.remove(e.key, e) && retire(e)) {
+        stats.evicted(e.block.category());
+        freed += e.heapSize;
+      }
+    }
+    return freed;
+  }
+
+  /** Marks a removed-from-map entry removed and takes it out of the totals and the file index, once. */
+  private boolean retire(LruEntry entry) {
+    int left = entry.markRemoved();
+    if (left == LruEntry.REMOVED) {
+      return false;
+    }
+    account(left, entry.block.category(), -entry.heapSize, -1);
+    fileIndex.remove(entry.key);
+    return true;
+  }
+
+  private void unlink(LruEntry entry) {
+    listLock.lock();
+    try {
+      if (entry.list != null) {
+        entry.list.unlinkLocked(entry);
+      }
+    } finally {
+      listLock.unlock();
+    }
+  }
+
+  private void account(int priority, BlockCategory category, long heapSize, int blocks) {
+    size.addAndGet(heapSize);
+    prioritySizes.addAndGet(priority, heapSize);
+    blockCounts[category.ordinal()].add(blocks);
+  }
+
+  /** Bytes accounted to {@code priority} now (block bytes plus overhead). */
+  public long prioritySize(CachePriority priority) {
+    return prioritySizes.get(priority.ordinal());
+  }
+
+  @Override
+  public CacheStats stats() {
+    long[] counts = new long[BlockCategory.COUNT];
+    for (int i = 0; i < counts.length; i++) {
+      counts[i] = blockCounts[i].sum();
+    }
+    return stats.snapshot(config.capacity(), size.get(), counts);
+  }
+
+  @Override
+  public long capacity() {
+    return config.capacity();
+  }
+
+  @Override
+  public long size() {
+    return size.get();
+  }
+
+  @Override
+  public long blockCount() {
+    return map.size();
+  }
+
+  /** Stops the evictor and drops every block; views held by readers stay valid until released. */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    evictor.stop();
+    for (LruEntry entry : map.values()) {
+      if (map.remove(entry.key, entry)) {
+        retire(entry);
+      }
+    }
+    listLock.lock();
+    try {
+      for (ClockList list : lists) {
+        list.clearLocked();
+      }
+    } finally {
+      listLock.unlock();
+    }
+    fileIndex.clear();
+  }
+}

@@ -1,0 +1,114 @@
+package dev.blockcache.l1.lru;
+
+import dev.blockcache.api.BlockKey;
+import dev.blockcache.api.CachePriority;
+import dev.blockcache.l1.HeapBlock;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * One cached block of an {@link LruBlockCache}, with its priority state, its CLOCK reference bit and its links in
+ * one of the cache's {@link ClockList}s.
+ *
+ * <h2>Life of an entry</h2>
+ * <ol>
+ *   <li><b>Created</b> by {@code cacheBlock} in state {@code SINGLE} or {@code MEMORY}; its heap size is added to
+ *       the cache's totals before it is published in the map.</li>
+ *   <li><b>Published</b>: in the map, then in the file index, then linked at the tail of its priority's list (under
+ *       the list lock, and only if it is not already removed).</li>
+ *   <li><b>Hit</b>: a get sets the reference bit (if clear) and moves a {@code SINGLE} entry to {@code MULTI} with
+ *       one CAS, moving its bytes between the priority totals; the list link follows lazily, at the next eviction
+ *       pass over the single list.</li>
+ *   <li><b>Removed</b> once: whoever removes it from the map (evictor, {@code evictBlock}, evict-by-file, close) CASes
+ *       the state to {@code REMOVED}, which is terminal, and subtracts its bytes from the totals of the priority it
+ *       left. Removal is idempotent: the CAS succeeds once.</li>
+ *   <li><b>Unlinked</b> from its list under the list lock by the remover (or skipped by an eviction pass that finds it
+ *       removed). Its bytes are reclaimed by the GC when the last reader's view is gone.</li>
+ * </ol>
+ *
+ * <p>Thread-safety: {@code state} and {@code referenced} are accessed atomically from any thread; {@code prev},
+ * {@code next} and {@code list} are guarded by the cache's list lock.
+ */
+final class LruEntry {
+  /** State value of a removed entry; the other states are {@link CachePriority#ordinal()}s. */
+  static final int REMOVED = -1;
+
+  private static final VarHandle STATE;
+
+  static {
+    try {
+      STATE = MethodHandles.lookup().findVarHandle(LruEntry.class, "state", int.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  final BlockKey key;
+  final HeapBlock block;
+  final long heapSize;
+
+  private volatile int state;
+  /** The CLOCK bit: set by a hit, cleared when an eviction pass gives the entry a second chance. */
+  private volatile boolean referenced;
+
+  /** Guarded by the list lock. */
+  LruEntry prev;
+  /** Guarded by the list lock. */
+  LruEntry next;
+  /** The list this entry is linked in, or null. Guarded by the list lock. */
+  ClockList list;
+
+  LruEntry(BlockKey key, HeapBlock block, CachePriority priority) {
+    this.key = key;
+    this.block = block;
+    this.heapSize = block.heapSize();
+    this.state = priority.ordinal();
+  }
+
+  /** The current priority's ordinal, or {@link #REMOVED}. */
+  int state() {
+    return state;
+  }
+
+  boolean isRemoved() {
+    return state == REMOVED;
+  }
+
+  /**
+   * Records a hit: sets the reference bit and, for a single-access entry, promotes it to multi-access.
+   *
+   * @return true if this call promoted the entry (the caller moves its bytes from single to multi)
+   */
+  boolean recordHit() {
+    if (!referenced) {
+      referenced = true;
+    }
+    return state == CachePriority.SINGLE.ordinal()
+        && STATE.compareAndSet(this, CachePriority.SINGLE.ordinal(), CachePriority.MULTI.ordinal());
+  }
+
+  boolean isReferenced() {
+    return referenced;
+  }
+
+  void clearReferenced() {
+    referenced = false;
+  }
+
+  /**
+   * Moves the entry to {@link #REMOVED}.
+   *
+   * @return the priority ordinal it left, or {@link #REMOVED} if it was already removed
+   */
+  int markRemoved() {
+    while (true) {
+      int current = state;
+      if (current == REMOVED) {
+        return REMOVED;
+      }
+      if (STATE.compareAndSet(this, current, REMOVED)) {
+        return current;
+      }
+    }
+  }
+}

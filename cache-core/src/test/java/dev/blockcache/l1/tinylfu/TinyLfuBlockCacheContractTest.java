@@ -1,0 +1,18 @@
+package dev.blockcache.l1.tinylfu;
+
+import dev.blockcache.api.BlockCache;
+import dev.blockcache.config.LruConfig;
+import dev.blockcache.config.TinyLfuConfig;
+import dev.blockcache.testing.BlockCacheContractTest;
+
+class TinyLfuBlockCacheContractTest extends BlockCacheContractTest {
+  @Override
+  protected BlockCache newCache(long capacity, int maxBlockSize) {
+    return new TinyLfuBlockCache(TinyLfuConfig.of(capacity, maxBlockSize, LruConfig.DEFAULT_MIN_BLOCK_SIZE));
+  }
+
+  @Override
+  protected void settle(BlockCache cache) {
+    ((TinyLfuBlockCache) cache).cleanUp();
+  }
+}

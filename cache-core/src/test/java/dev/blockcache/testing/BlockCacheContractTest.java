@@ -1,0 +1,352 @@
+package dev.blockcache.testing;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.blockcache.api.BlockCache;
+import dev.blockcache.api.BlockCategory;
+import dev.blockcache.api.BlockKey;
+import dev.blockcache.api.CacheOptions;
+import dev.blockcache.api.CacheResult;
+import dev.blockcache.api.CacheStats;
+import dev.blockcache.api.ReadOptions;
+import io.netty.buffer.ByteBuf;
+import io.netty.util.IllegalReferenceCountException;
+import java.nio.ReadOnlyBufferException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The contract every {@link BlockCache} keeps: ownership of blocks in and out, key semantics, evict-by-file, stats,
+ * capacity, close, and payload integrity under concurrent use. Each implementation has a tiny subclass.
+ *
+ * <p>Every test runs under netty's PARANOID leak detector through {@link LeakCheckExtension}.
+ */
+public abstract class BlockCacheContractTest {
+  /** Capacity of the caches under test: big enough for the functional tests, small enough to force eviction. */
+  protected static final long CAPACITY = 4L * 1024 * 1024;
+  /** Largest block the caches under test take. */
+  protected static final int MAX_BLOCK = 256 * 1024;
+
+  protected BlockCache cache;
+
+  /** A fresh cache of {@code capacity} bytes that refuses blocks above {@code maxBlockSize}. */
+  protected abstract BlockCache newCache(long capacity, int maxBlockSize);
+
+  /** Waits, without sleeping, until the cache has applied every pending eviction. */
+  protected abstract void settle(BlockCache cache);
+
+  /**
+   * The most bytes {@link BlockCache#size()} may reach after {@link #settle}: capacity for a strict cache, the hard
+   * limit for one with background eviction.
+   */
+  protected long settledSizeLimit(long capacity) {
+    return capacity;
+  }
+
+  @BeforeEach
+  void createCache() {
+    cache = newCache(CAPACITY, MAX_BLOCK);
+  }
+
+  @AfterEach
+  void closeCache() {
+    cache.close();
+  }
+
+  protected static BlockKey key(String file, long offset) {
+    return BlockKey.of(file, offset);
+  }
+
+  /** Caches {@code key}'s payload of {@code length} bytes, releasing the source buffer. */
+  protected CacheResult put(BlockKey key, int length, CacheOptions options) {
+    ByteBuf source = Blocks.payload(key, length);
+    try {
+      return cache.cacheBlock(key, source, options);
+    } finally {
+      source.release();
+    }
+  }
+
+  protected CacheResult put(BlockKey key, int length) {
+    return put(key, length, CacheOptions.of(BlockCategory.INDEX));
+  }
+
+  @Test
+  void missReturnsNullAndCountsAMiss() {
+    assertNull(cache.getBlock(key("f", 0), ReadOptions.of(BlockCategory.INDEX)));
+    CacheStats stats = cache.stats();
+    assertEquals(1, stats.missCount(BlockCategory.INDEX));
+    assertEquals(0, stats.hitCount());
+  }
+
+  @Test
+  void getReturnsTheCachedBytesWithOneReferenceOwnedByTheCaller() {
+    BlockKey key = key("f", 4096);
+    assertEquals(CacheResult.CACHED, put(key, 4096));
+    ByteBuf block = cache.getBlock(key, ReadOptions.of(BlockCategory.INDEX));
+    assertNotNull(block);
+    assertEquals(1, block.refCnt());
+    Blocks.verify(key, 4096, block);
+    assertTrue(block.release());
+    assertEquals(0, block.refCnt());
+    assertThrows(IllegalReferenceCountException.class, () -> block.getByte(0));
+    assertEquals(1, cache.stats().hitCount(BlockCategory.INDEX));
+  }
+
+  @Test
+  void cacheBlockCopiesAndLeavesTheCallersBufferAlone() {
+    BlockKey key = key("f", 0);
+    ByteBuf source = Blocks.payload(key, 1000);
+    source.readerIndex(0);
+    try {
+      assertEquals(CacheResult.CACHED, cache.cacheBlock(key, source, CacheOptions.of(BlockCategory.DATA)));
+      assertEquals(1, source.refCnt());
+      assertEquals(0, source.readerIndex());
+      source.setByte(10, source.getByte(10) + 1);
+    } finally {
+      source.release();
+    }
+    ByteBuf block = cache.getBlock(key, ReadOptions.of(BlockCategory.DATA));
+    try {
+      Blocks.verify(key, 1000, block);
+    } finally {
+      block.release();
+    }
+  }
+
+  @Test
+  void cachedBlocksAreReadOnly() {
+    BlockKey key = key("f", 0);
+    put(key, 512);
+    ByteBuf block = cache.getBlock(key, ReadOptions.of(BlockCategory.INDEX));
+    try {
+      assertTrue(block.isReadOnly());
+      assertThrows(ReadOnlyBufferException.class, () -> block.setByte(0, 1));
+      assertThrows(RuntimeException.class, () -> block.writeByte(1));
+      assertThrows(ReadOnlyBufferException.class, () -> block.nioBuffer().put(0, (byte) 1));
+      assertFalse(block.hasArray());
+    } finally {
+      block.release();
+    }
+    ByteBuf again = cache.getBlock(key, ReadOptions.of(BlockCategory.INDEX));
+    try {
+      Blocks.verify(key, 512, again);
+    } finally {
+      again.release();
+    }
+  }
+
+  @Test
+  void eachGetIsAnIndependentReference() {
+    BlockKey key = key("f", 0);
+    put(key, 2048);
+    ByteBuf a = cache.getBlock(key, ReadOptions.of(BlockCategory.INDEX));
+    ByteBuf b = cache.getBlock(key, ReadOptions.of(BlockCategory.INDEX));
+    assertTrue(a.release());
+    assertEquals(1, b.refCnt());
+    Blocks.verify(key, 2048, b);
+    b.retain();
+    assertFalse(b.release());
+    assertTrue(b.release());
+  }
+
+  @Test
+  void cachingAPresentKeyKeepsThePresentBlock() {
+    BlockKey key = key("f", 0);
+    assertEquals(CacheResult.CACHED, put(key, 100));
+    assertEquals(CacheResult.ALREADY_CACHED, put(key, 200));
+    ByteBuf block = cache.getBlock(key, ReadOptions.of(BlockCategory.INDEX));
+    try {
+      Blocks.verify(key, 100, block);
+    } finally {
+      block.release();
+    }
+    assertEquals(0, cache.stats().failedInsertionCount());
+    assertEquals(1, cache.blockCount());
+  }
+
+  @Test
+  void evictedBlockStaysValidForItsHolder() {
+    BlockKey key = key("f", 0);
+    put(key, 4096);
+    ByteBuf held = cache.getBlock(key, ReadOptions.of(BlockCategory.INDEX));
+    assertTrue(cache.evictBlock(key));
+    assertFalse(cache.evictBlock(key));
+    assertNull(cache.getBlock(key, ReadOptions.of(BlockCategory.INDEX)));
+    Blocks.verify(key, 4096, held);
+    assertTrue(held.release());
+    assertEquals(0, cache.blockCount());
+  }
+
+  @Test
+  void evictBlocksByFileRemovesOnlyThatFile() {
+    for (int i = 0; i < 20; i++) {
+      put(key("a", i * 100L), 100);
+      put(key("b", i * 100L), 100);
+    }
+    assertEquals(20, cache.evictBlocksByFile("a"));
+    assertEquals(0, cache.evictBlocksByFile("a"));
+    assertEquals(0, cache.evictBlocksByFile("missing"));
+    assertEquals(20, cache.blockCount());
+    for (int i = 0; i < 20; i++) {
+      assertNull(cache.getBlock(key("a", i * 100L), ReadOptions.of(BlockCategory.INDEX)));
+      ByteBuf b = cache.getBlock(key("b", i * 100L), ReadOptions.of(BlockCategory.INDEX));
+      assertNotNull(b);
+      b.release();
+    }
+  }
+
+  @Test
+  void tooLargeBlockIsRefusedAndCountedAsAFailedInsertion() {
+    assertEquals(CacheResult.TOO_LARGE, put(key("f", 0), MAX_BLOCK + 1));
+    assertEquals(1, cache.stats().failedInsertionCount());
+    assertEquals(0, cache.blockCount());
+    assertEquals(CacheResult.CACHED, put(key("f", 1), MAX_BLOCK));
+  }
+
+  @Test
+  void sizeAndCountsFollowInsertsAndEvictions() {
+    assertEquals(CAPACITY, cache.capacity());
+    assertEquals(0, cache.size());
+    put(key("f", 0), 10_000, CacheOptions.of(BlockCategory.BLOOM));
+    put(key("f", 1), 10_000, CacheOptions.of(BlockCategory.INDEX));
+    settle(cache);
+    assertTrue(cache.size() >= 20_000, "size " + cache.size());
+    assertEquals(cache.capacity() - cache.size(), cache.freeSize());
+    CacheStats stats = cache.stats();
+    assertEquals(2, stats.blockCount());
+    assertEquals(1, stats.blockCount(BlockCategory.BLOOM));
+    assertEquals(1, stats.blockCount(BlockCategory.INDEX));
+    cache.evictBlock(key("f", 0));
+    settle(cache);
+    assertEquals(1, cache.stats().blockCount());
+    assertTrue(cache.size() >= 10_000 && cache.size() < 20_000, "size " + cache.size());
+  }
+
+  @Test
+  void statsCountCachingRepeatAndUncountedLookups() {
+    BlockKey key = key("f", 0);
+    put(key, 100, CacheOptions.of(BlockCategory.BLOOM));
+    ReadOptions bloom = ReadOptions.of(BlockCategory.BLOOM);
+    cache.getBlock(key, bloom).release();
+    cache.getBlock(key, bloom.notCaching()).release();
+    cache.getBlock(key, bloom.withoutStats()).release();
+    assertNull(cache.getBlock(key("f", 1), bloom));
+    assertNull(cache.getBlock(key("f", 1), bloom.repeat()));
+    assertNull(cache.getBlock(key("f", 1), bloom.notCaching()));
+    CacheStats stats = cache.stats();
+    assertEquals(2, stats.hitCount(BlockCategory.BLOOM));
+    assertEquals(1, stats.cachingHitCount());
+    assertEquals(2, stats.missCount(BlockCategory.BLOOM));
+    assertEquals(1, stats.cachingMissCount());
+    assertEquals(0.5, stats.hitRatio(), 1e-9);
+    assertEquals(0.5, stats.cachingHitRatio(), 1e-9);
+    assertEquals(0, stats.hitCount(BlockCategory.DATA));
+  }
+
+  @Test
+  void fillingPastCapacityEvictsAndStaysWithinLimit() {
+    int blockSize = 16 * 1024;
+    long blocks = 3 * CAPACITY / blockSize;
+    for (long i = 0; i < blocks; i++) {
+      put(key("f", i * blockSize), blockSize);
+    }
+    settle(cache);
+    assertTrue(cache.size() <= settledSizeLimit(CAPACITY), "size " + cache.size() + " over limit");
+    CacheStats stats = cache.stats();
+    assertTrue(stats.evictedBlockCount() > 0, "nothing evicted: " + stats);
+    assertTrue(stats.evictionRunCount() > 0, "no eviction run: " + stats);
+    assertTrue(cache.blockCount() < blocks);
+    int present = 0;
+    for (long i = 0; i < blocks; i++) {
+      BlockKey key = key("f", i * blockSize);
+      ByteBuf b = cache.getBlock(key, ReadOptions.of(BlockCategory.INDEX));
+      if (b != null) {
+        present++;
+        Blocks.verify(key, blockSize, b);
+        b.release();
+      }
+    }
+    assertEquals(cache.blockCount(), present);
+  }
+
+  @Test
+  void closedCacheMissesRefusesAndKeepsHeldBlocksValid() {
+    BlockKey key = key("f", 0);
+    put(key, 300);
+    ByteBuf held = cache.getBlock(key, ReadOptions.of(BlockCategory.INDEX));
+    cache.close();
+    cache.close();
+    assertNull(cache.getBlock(key, ReadOptions.of(BlockCategory.INDEX)));
+    assertEquals(CacheResult.DISABLED, put(key("f", 1), 300));
+    Blocks.verify(key, 300, held);
+    held.release();
+  }
+
+  @Test
+  void concurrentReadersWritersAndEvictorsNeverSeeAWrongByte() throws Exception {
+    int threads = 4;
+    int opsPerThread = 20_000;
+    CountDownLatch start = new CountDownLatch(1);
+    AtomicReference<Throwable> failure = new AtomicReference<>();
+    AtomicLong hits = new AtomicLong();
+    List<Thread> workers = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      Thread worker = new Thread(() -> {
+        try {
+          start.await();
+          ThreadLocalRandom random = ThreadLocalRandom.current();
+          for (int i = 0; i < opsPerThread && failure.get() == null; i++) {
+            String file = "file-" + random.nextInt(4);
+            BlockKey key = key(file, random.nextInt(512) * 1024L);
+            int length = 1 + (int) Long.remainderUnsigned(key.hash64(), 32 * 1024);
+            int op = random.nextInt(100);
+            if (op < 60) {
+              ByteBuf b = cache.getBlock(key, ReadOptions.of(BlockCategory.INDEX));
+              if (b != null) {
+                try {
+                  Blocks.verify(key, length, b);
+                  hits.incrementAndGet();
+                } finally {
+                  b.release();
+                }
+              }
+            } else if (op < 95) {
+              put(key, length);
+            } else if (op < 99) {
+              cache.evictBlock(key);
+            } else {
+              cache.evictBlocksByFile(file);
+            }
+          }
+        } catch (Throwable e) {
+          failure.compareAndSet(null, e);
+        }
+      }, "contract-worker-" + t);
+      workers.add(worker);
+      worker.start();
+    }
+    start.countDown();
+    for (Thread worker : workers) {
+      worker.join();
+    }
+    if (failure.get() != null) {
+      throw new AssertionError("worker failed", failure.get());
+    }
+    assertTrue(hits.get() > 0, "the workload never hit");
+    settle(cache);
+    assertTrue(cache.size() <= settledSizeLimit(CAPACITY), "size " + cache.size());
+  }
+}
