@@ -14,6 +14,7 @@ import dev.blockcache.l1.HeapBlock;
 import dev.blockcache.stats.StatsRecorder;
 import io.netty.buffer.ByteBuf;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -31,8 +32,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *       already set: a hit takes no lock and touches no counter shared by all readers (HBase bumps a global atomic
  *       access counter on every hit). The block is returned as a fresh {@code BlockBuf} view of the heap copy.</li>
  *   <li><b>Recency</b> is approximated with CLOCK, one intrusive FIFO per priority ({@link ClockList}). A hit on a
- *       single-access block promotes it to multi at once (its bytes move between the priority totals); the link moves
- *       lazily, when an eviction pass reaches it. In the multi and memory lists a referenced entry gets a second
+ *       single-access block promotes it to multi at once (its bytes move between the priority totals) and queues it;
+ *       the next eviction pass moves queued links to the multi list's tail, so a hit never takes the list lock. In the multi and memory lists a referenced entry gets a second
  *       chance (bit cleared, moved to the tail), which is what LRU order would have kept.</li>
  *   <li><b>Eviction</b> runs when the accounted size passes {@code acceptableFactor × capacity} and frees down to
  *       {@code minFactor × capacity}; {@link EvictionPlanner} splits the bytes to free between priorities. A pass
@@ -67,6 +68,8 @@ public final class LruBlockCache implements BlockCache {
   private final ReentrantLock listLock = new ReentrantLock();
   /** One list per priority, indexed by ordinal. Guarded by listLock. */
   private final ClockList[] lists = {new ClockList(), new ClockList(), new ClockList()};
+  /** Entries promoted to multi by a hit, waiting for the next pass to move their link to the multi list. */
+  private final ConcurrentLinkedQueue<LruEntry> promotions = new ConcurrentLinkedQueue<>();
   private final LruEvictor evictor = new LruEvictor(this::runEviction);
   private volatile boolean closed;
 
@@ -74,14 +77,19 @@ public final class LruBlockCache implements BlockCache {
   public LruBlockCache(LruConfig config) {
     this.config = config;
     long capacity = config.capacity();
-    this.acceptableSize = (long) (capacity * (double) config.acceptableFactor());
-    this.minSize = (long) (capacity * (double) config.minFactor());
-    this.hardLimit = (long) (acceptableSize * (double) config.hardCapacityLimitFactor());
+    this.acceptableSize = (long) (capacity * decimal(config.acceptableFactor()));
+    this.minSize = (long) (capacity * decimal(config.minFactor()));
+    this.hardLimit = (long) (acceptableSize * decimal(config.hardCapacityLimitFactor()));
     long expectedBlocks = Math.max(16, capacity / (config.minBlockSize() + HeapBlock.ENTRY_OVERHEAD));
     this.map = new ConcurrentHashMap<>((int) Math.min(1 << 24, expectedBlocks), 0.75f, 16);
     for (int i = 0; i < blockCounts.length; i++) {
       blockCounts[i] = new LongAdder();
     }
+  }
+
+  /** The decimal a float factor was written as (0.95f is 0.949999988 as a double; 0.95 is meant). */
+  private static double decimal(float factor) {
+    return Double.parseDouble(Float.toString(factor));
   }
 
   /** Starts the background eviction thread (a daemon named {@code lru-evictor}). */
@@ -165,6 +173,7 @@ public final class LruBlockCache implements BlockCache {
       long h = entry.heapSize;
       prioritySizes.addAndGet(SINGLE, -h);
       prioritySizes.addAndGet(MULTI, h);
+      promotions.offer(entry);
     }
     stats.hit(options);
     return entry.block.newView();
@@ -219,16 +228,28 @@ public final class LruBlockCache implements BlockCache {
       return;
     }
     stats.evictionRun();
+    movePromotedLocked();
     long[] sizes = {prioritySizes.get(SINGLE), prioritySizes.get(MULTI), prioritySizes.get(MEMORY)};
     long[] targets = {
-        (long) (minSize * (double) config.singlePercentage()),
-        (long) (minSize * (double) config.multiPercentage()),
-        (long) (minSize * (double) config.memoryPercentage())};
+        (long) (minSize * decimal(config.singlePercentage())),
+        (long) (minSize * decimal(config.multiPercentage())),
+        (long) (minSize * decimal(config.memoryPercentage()))};
     boolean protectMemory = config.inMemoryForceMode() || config.memoryPercentage() > 0.999f;
     long[] plan = EvictionPlanner.plan(current - minSize, sizes, targets, protectMemory);
     for (int p = 0; p < plan.length; p++) {
       if (plan[p] > 0) {
         freeLocked(p, plan[p]);
+      }
+    }
+  }
+
+  /** Moves the links of entries promoted since the last pass from the single list to the multi list's tail. */
+  private void movePromotedLocked() {
+    LruEntry e;
+    while ((e = promotions.poll()) != null) {
+      if (e.list != null && e.state() == MULTI) {
+        e.list.unlinkLocked(e);
+        lists[MULTI].linkLastLocked(e);
       }
     }
   }

@@ -1,0 +1,200 @@
+package dev.blockcache.l1.lru;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.blockcache.api.BlockCategory;
+import dev.blockcache.api.BlockKey;
+import dev.blockcache.api.CacheOptions;
+import dev.blockcache.api.CachePriority;
+import dev.blockcache.api.CacheResult;
+import dev.blockcache.api.ReadOptions;
+import dev.blockcache.config.LruConfig;
+import dev.blockcache.l1.HeapBlock;
+import dev.blockcache.testing.Blocks;
+import io.netty.buffer.ByteBuf;
+import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.Test;
+
+/** HBase LruBlockCache semantics beyond the shared contract: priorities, watermarks, hard limit, force mode. */
+class LruBlockCacheTest {
+  private static final int BLOCK = 4096;
+  private static final long ENTRY = BLOCK + HeapBlock.ENTRY_OVERHEAD;
+
+  private static CacheResult put(LruBlockCache cache, BlockKey key, CacheOptions options) {
+    ByteBuf source = Blocks.payload(key, BLOCK);
+    try {
+      return cache.cacheBlock(key, source, options);
+    } finally {
+      source.release();
+    }
+  }
+
+  private static boolean hit(LruBlockCache cache, BlockKey key) {
+    ByteBuf b = cache.getBlock(key, ReadOptions.of(BlockCategory.DATA));
+    if (b == null) {
+      return false;
+    }
+    b.release();
+    return true;
+  }
+
+  @Test
+  void aHitPromotesSingleToMulti() {
+    try (LruBlockCache cache = new LruBlockCache(LruConfig.builder(100 * ENTRY).build())) {
+      BlockKey key = BlockKey.of("f", 0);
+      put(cache, key, CacheOptions.of(BlockCategory.DATA));
+      assertEquals(ENTRY, cache.prioritySize(CachePriority.SINGLE));
+      assertTrue(hit(cache, key));
+      assertEquals(0, cache.prioritySize(CachePriority.SINGLE));
+      assertEquals(ENTRY, cache.prioritySize(CachePriority.MULTI));
+      assertTrue(hit(cache, key));
+      assertEquals(ENTRY, cache.prioritySize(CachePriority.MULTI));
+    }
+  }
+
+  @Test
+  void evictionStartsAboveAcceptableAndFreesDownToMin() {
+    long capacity = 100 * ENTRY;
+    try (LruBlockCache cache = new LruBlockCache(LruConfig.builder(capacity).build())) {
+      for (int i = 0; i < 99; i++) {
+        put(cache, BlockKey.of("f", i), CacheOptions.of(BlockCategory.DATA));
+      }
+      assertEquals(99, cache.blockCount(), "99 of 100 entries is exactly at the acceptable size");
+      assertEquals(0, cache.stats().evictionRunCount());
+      put(cache, BlockKey.of("f", 99), CacheOptions.of(BlockCategory.DATA));
+      assertEquals(1, cache.stats().evictionRunCount());
+      assertTrue(cache.size() <= (long) (capacity * 0.95), "size " + cache.size());
+      assertEquals(95, cache.blockCount());
+    }
+  }
+
+  @Test
+  void singleAccessBlocksGoBeforeMultiAccessBlocks() {
+    long capacity = 100 * ENTRY;
+    try (LruBlockCache cache = new LruBlockCache(LruConfig.builder(capacity).build())) {
+      // 40 multi-access blocks stay under the multi share (50% of the minimum size): only singles overflow.
+      for (int i = 0; i < 40; i++) {
+        put(cache, BlockKey.of("hot", i), CacheOptions.of(BlockCategory.DATA));
+        hit(cache, BlockKey.of("hot", i));
+      }
+      for (int i = 0; i < 80; i++) {
+        put(cache, BlockKey.of("cold", i), CacheOptions.of(BlockCategory.DATA));
+      }
+      for (int i = 0; i < 40; i++) {
+        assertTrue(hit(cache, BlockKey.of("hot", i)), "multi-access block " + i + " was evicted");
+      }
+      assertTrue(cache.stats().evictedBlockCount() > 0);
+    }
+  }
+
+  @Test
+  void recentlyUsedMultiBlocksSurviveOlderOnes() {
+    long capacity = 100 * ENTRY;
+    try (LruBlockCache cache = new LruBlockCache(
+        LruConfig.builder(capacity).priorityShares(0.1f, 0.8f, 0.1f).build())) {
+      for (int i = 0; i < 90; i++) {
+        put(cache, BlockKey.of("m", i), CacheOptions.of(BlockCategory.DATA));
+        hit(cache, BlockKey.of("m", i));
+      }
+      // Second hits on the last 30 set their reference bits; the first 60 were not touched since promotion.
+      for (int i = 60; i < 90; i++) {
+        hit(cache, BlockKey.of("m", i));
+      }
+      for (int i = 0; i < 20; i++) {
+        put(cache, BlockKey.of("new", i), CacheOptions.of(BlockCategory.DATA));
+        hit(cache, BlockKey.of("new", i));
+      }
+      for (int i = 60; i < 90; i++) {
+        assertTrue(hit(cache, BlockKey.of("m", i)), "recently used block " + i + " was evicted");
+      }
+      assertNull(cache.getBlock(BlockKey.of("m", 0), ReadOptions.of(BlockCategory.DATA).withoutStats()));
+    }
+  }
+
+  @Test
+  void inMemoryForceModeEvictsSingleAndMultiFirst() {
+    long capacity = 100 * ENTRY;
+    try (LruBlockCache cache = new LruBlockCache(LruConfig.builder(capacity).inMemoryForceMode(true).build())) {
+      for (int i = 0; i < 70; i++) {
+        put(cache, BlockKey.of("mem", i), CacheOptions.inMemory(BlockCategory.DATA));
+      }
+      for (int i = 0; i < 60; i++) {
+        put(cache, BlockKey.of("single", i), CacheOptions.of(BlockCategory.DATA));
+      }
+      for (int i = 0; i < 70; i++) {
+        assertTrue(hit(cache, BlockKey.of("mem", i)), "in-memory block " + i + " was evicted");
+      }
+      assertEquals(70 * ENTRY, cache.prioritySize(CachePriority.MEMORY));
+    }
+  }
+
+  @Test
+  void withoutForceModeMemoryBlocksBeyondTheirShareAreEvicted() {
+    long capacity = 100 * ENTRY;
+    try (LruBlockCache cache = new LruBlockCache(LruConfig.builder(capacity).build())) {
+      for (int i = 0; i < 130; i++) {
+        put(cache, BlockKey.of("mem", i), CacheOptions.inMemory(BlockCategory.DATA));
+      }
+      assertTrue(cache.stats().evictedBlockCount() > 0);
+      assertTrue(cache.size() <= capacity);
+    }
+  }
+
+  @Test
+  void insertsAreRefusedAtTheHardLimitWhileEvictionLags() throws Exception {
+    long capacity = 100 * ENTRY;
+    CountDownLatch evictorMayRun = new CountDownLatch(1);
+    LruBlockCache cache = new LruBlockCache(LruConfig.builder(capacity).build());
+    cache.start(r -> new Thread(() -> {
+      try {
+        evictorMayRun.await();
+      } catch (InterruptedException e) {
+        return;
+      }
+      r.run();
+    }, "stalled-evictor"));
+    try {
+      int cached = 0;
+      CacheResult last = null;
+      for (int i = 0; i < 200; i++) {
+        last = put(cache, BlockKey.of("f", i), CacheOptions.of(BlockCategory.DATA));
+        if (last == CacheResult.CACHED) {
+          cached++;
+        } else {
+          break;
+        }
+      }
+      assertEquals(CacheResult.OVER_CAPACITY, last);
+      long hardLimit = (long) (capacity * 0.99 * 1.2);
+      assertEquals(hardLimit / ENTRY, cached);
+      assertTrue(cache.size() <= hardLimit);
+      assertEquals(1, cache.stats().failedInsertionCount());
+      evictorMayRun.countDown();
+      cache.runEviction();
+      assertTrue(cache.size() <= (long) (capacity * 0.95));
+      assertEquals(CacheResult.CACHED, put(cache, BlockKey.of("g", 0), CacheOptions.of(BlockCategory.DATA)));
+    } finally {
+      evictorMayRun.countDown();
+      cache.close();
+    }
+  }
+
+  @Test
+  void evictionOfABlockHeldByAReaderKeepsTheReadersBytes() {
+    long capacity = 10 * ENTRY;
+    try (LruBlockCache cache = new LruBlockCache(LruConfig.builder(capacity).build())) {
+      BlockKey first = BlockKey.of("f", 0);
+      put(cache, first, CacheOptions.of(BlockCategory.DATA));
+      ByteBuf held = cache.getBlock(first, ReadOptions.of(BlockCategory.DATA));
+      assertNotNull(held);
+      for (int i = 1; i < 40; i++) {
+        put(cache, BlockKey.of("g", i), CacheOptions.of(BlockCategory.DATA));
+      }
+      Blocks.verify(first, BLOCK, held);
+      held.release();
+    }
+  }
+}
