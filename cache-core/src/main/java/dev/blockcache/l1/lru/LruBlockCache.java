@@ -10,7 +10,7 @@ import dev.blockcache.api.CacheStats;
 import dev.blockcache.api.ReadOptions;
 import dev.blockcache.config.LruConfig;
 import dev.blockcache.l1.FileIndex;
-import dev.blockcache.l1.HeapBlock;
+import dev.blockcache.buffer.HeapBlock;
 import dev.blockcache.stats.StatsRecorder;
 import io.netty.buffer.ByteBuf;
 import java.util.concurrent.ConcurrentHashMap;

@@ -2,7 +2,7 @@ package dev.blockcache.l1.lru;
 
 import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.CachePriority;
-import dev.blockcache.l1.HeapBlock;
+import dev.blockcache.buffer.HeapBlock;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 

@@ -12,7 +12,7 @@ import dev.blockcache.api.CachePriority;
 import dev.blockcache.api.CacheResult;
 import dev.blockcache.api.ReadOptions;
 import dev.blockcache.config.LruConfig;
-import dev.blockcache.l1.HeapBlock;
+import dev.blockcache.buffer.HeapBlock;
 import dev.blockcache.testing.Blocks;
 import io.netty.buffer.ByteBuf;
 import java.util.concurrent.CountDownLatch;

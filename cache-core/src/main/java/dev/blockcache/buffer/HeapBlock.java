@@ -1,12 +1,11 @@
-package dev.blockcache.l1;
+package dev.blockcache.buffer;
 
 import dev.blockcache.api.BlockCategory;
-import dev.blockcache.buffer.BlockBuf;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 
 /**
- * One block held on the Java heap by an L1 cache: a private copy of the block's bytes and its category.
+ * One block held on the Java heap (by an L1 cache, or by the L2 while it waits for a writer): a private copy of the block's bytes and its category.
  *
  * <p>The bytes live in a {@code byte[]} that only this object references; readers get {@link BlockBuf} views of it.
  * Heap memory needs no reference counting: a view keeps the array reachable, so eviction simply drops the block and
