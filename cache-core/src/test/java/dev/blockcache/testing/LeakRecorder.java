@@ -74,14 +74,13 @@ public final class LeakRecorder extends ResourceLeakDetectorFactory {
     ResourceLeakDetector<T> detector = new ResourceLeakDetector<T>(resource, samplingInterval) {
       @Override
       protected void reportTracedLeak(String resourceType, String records) {
+        // Recorded, not logged: the failing test's message carries the records.
         leaks.add("LEAK: " + resourceType + " was garbage-collected without release()" + records);
-        super.reportTracedLeak(resourceType, records);
       }
 
       @Override
       protected void reportUntracedLeak(String resourceType) {
         leaks.add("LEAK: " + resourceType + " was garbage-collected without release()");
-        super.reportUntracedLeak(resourceType);
       }
     };
     detectors.add(detector);

@@ -1,0 +1,277 @@
+package dev.blockcache.config;
+
+import java.util.Arrays;
+
+/**
+ * The configuration of the L2 {@code BucketCache}, with HBase's keys, meanings and defaults: the IO engine, the
+ * capacity, the bucket item sizes, the writer threads and their queues, the eviction watermarks and priority shares.
+ *
+ * <p>Built in code with {@link #builder(String, long)} or from an hbase-site.xml by the configuration reader;
+ * {@code build()} validates and every error names the HBase key, the value and what is accepted.
+ *
+ * <p>Thread-safety: immutable.
+ */
+public final class BucketCacheConfig {
+  public static final String IOENGINE = "hbase.bucketcache.ioengine";
+  public static final String SIZE = "hbase.bucketcache.size";
+  public static final String BUCKET_SIZES = "hbase.bucketcache.bucket.sizes";
+  public static final String WRITER_THREADS = "hbase.bucketcache.writer.threads";
+  public static final String WRITER_QUEUE_LENGTH = "hbase.bucketcache.writer.queuelength";
+  public static final String QUEUE_ADDITION_WAIT_TIME = "hbase.bucketcache.queue.addition.waittime";
+  public static final String ACCEPT_FACTOR = "hbase.bucketcache.acceptfactor";
+  public static final String MIN_FACTOR = "hbase.bucketcache.minfactor";
+  public static final String EXTRA_FREE_FACTOR = "hbase.bucketcache.extrafreefactor";
+  public static final String SINGLE_FACTOR = "hbase.bucketcache.single.factor";
+  public static final String MULTI_FACTOR = "hbase.bucketcache.multi.factor";
+  public static final String MEMORY_FACTOR = "hbase.bucketcache.memory.factor";
+  /** New key: return heap copies from gets instead of zero-copy views (the "copy" read path of HBASE-11425). */
+  public static final String COPY_ON_READ = "hbase.bucketcache.read.copy";
+
+  /** HBase's default item sizes: 4 KiB .. 512 KiB, each plus 1 KiB for the block header and slack. */
+  public static final int[] DEFAULT_BUCKET_SIZES = {
+      5 * 1024, 9 * 1024, 17 * 1024, 33 * 1024, 41 * 1024, 49 * 1024, 57 * 1024, 65 * 1024, 97 * 1024,
+      129 * 1024, 193 * 1024, 257 * 1024, 385 * 1024, 513 * 1024};
+  public static final int DEFAULT_WRITER_THREADS = 3;
+  public static final int DEFAULT_WRITER_QUEUE_LENGTH = 64;
+  public static final long DEFAULT_QUEUE_ADDITION_WAIT_TIME_MS = 0;
+  public static final float DEFAULT_ACCEPT_FACTOR = 0.95f;
+  public static final float DEFAULT_MIN_FACTOR = 0.85f;
+  public static final float DEFAULT_EXTRA_FREE_FACTOR = 0.10f;
+  public static final float DEFAULT_SINGLE_FACTOR = 0.25f;
+  public static final float DEFAULT_MULTI_FACTOR = 0.50f;
+  public static final float DEFAULT_MEMORY_FACTOR = 0.25f;
+
+  /** Item sizes are multiples of this many bytes (HBase's rule; offsets are stored in these units). */
+  public static final int SIZE_UNIT = 256;
+  /** The most writer threads accepted: more only contend on 2..64-core machines. */
+  public static final int MAX_WRITER_THREADS = 64;
+
+  private final String ioEngine;
+  private final long capacity;
+  private final int[] bucketSizes;
+  private final int writerThreads;
+  private final int writerQueueLength;
+  private final long queueAdditionWaitTimeMs;
+  private final float acceptFactor;
+  private final float minFactor;
+  private final float extraFreeFactor;
+  private final float singleFactor;
+  private final float multiFactor;
+  private final float memoryFactor;
+  private final boolean copyOnRead;
+
+  private BucketCacheConfig(Builder b) {
+    if (b.ioEngine == null || b.ioEngine.isBlank()) {
+      throw new ConfigException(IOENGINE, b.ioEngine, "an engine: heap, offheap, file:/path, files:/p1,/p2 or mmap:/path");
+    }
+    this.ioEngine = b.ioEngine.trim();
+    this.bucketSizes = checkBucketSizes(b.bucketSizes);
+    int largest = bucketSizes[bucketSizes.length - 1];
+    long bucketCapacity = 4L * largest;
+    if (b.capacity < bucketCapacity) {
+      throw new ConfigException(SIZE, b.capacity + " bytes",
+          "at least one bucket (4 x the largest item size = " + bucketCapacity + " bytes)");
+    }
+    this.capacity = b.capacity;
+    this.writerThreads = (int) Checks.between(WRITER_THREADS, b.writerThreads, 1, MAX_WRITER_THREADS);
+    this.writerQueueLength = (int) Checks.between(WRITER_QUEUE_LENGTH, b.writerQueueLength, 1, 1 << 20);
+    this.queueAdditionWaitTimeMs = Checks.between(QUEUE_ADDITION_WAIT_TIME, b.queueAdditionWaitTimeMs, 0, 60_000);
+    this.acceptFactor = Checks.fraction(ACCEPT_FACTOR, b.acceptFactor);
+    this.minFactor = Checks.fraction(MIN_FACTOR, b.minFactor);
+    if (minFactor > acceptFactor) {
+      throw new ConfigException(MIN_FACTOR, minFactor,
+          "a fraction in (0, 1] no larger than " + ACCEPT_FACTOR + " (" + acceptFactor + ")");
+    }
+    if (!(b.extraFreeFactor >= 0f && b.extraFreeFactor < 1f)) {
+      throw new ConfigException(EXTRA_FREE_FACTOR, b.extraFreeFactor, "a fraction in [0, 1)");
+    }
+    this.extraFreeFactor = b.extraFreeFactor;
+    this.singleFactor = Checks.share(SINGLE_FACTOR, b.singleFactor);
+    this.multiFactor = Checks.share(MULTI_FACTOR, b.multiFactor);
+    this.memoryFactor = Checks.share(MEMORY_FACTOR, b.memoryFactor);
+    Checks.sumToOne(new String[] {SINGLE_FACTOR, MULTI_FACTOR, MEMORY_FACTOR},
+        new float[] {singleFactor, multiFactor, memoryFactor});
+    this.copyOnRead = b.copyOnRead;
+  }
+
+  private static int[] checkBucketSizes(int[] sizes) {
+    if (sizes == null || sizes.length == 0) {
+      throw new ConfigException(BUCKET_SIZES, "", "a comma-separated list of item sizes in bytes");
+    }
+    String text = Arrays.toString(sizes);
+    for (int i = 0; i < sizes.length; i++) {
+      if (sizes[i] <= 0 || sizes[i] % SIZE_UNIT != 0) {
+        throw new ConfigException(BUCKET_SIZES, text, "positive multiples of " + SIZE_UNIT + " (" + sizes[i] + " is not)");
+      }
+      if (i > 0 && sizes[i] <= sizes[i - 1]) {
+        throw new ConfigException(BUCKET_SIZES, text, "sizes in strictly ascending order");
+      }
+    }
+    if (sizes[sizes.length - 1] > (1 << 30) / 4) {
+      throw new ConfigException(BUCKET_SIZES, text, "item sizes up to " + (1 << 28) + " bytes");
+    }
+    return sizes.clone();
+  }
+
+  /**
+   * A builder with HBase's defaults.
+   *
+   * @param ioEngine the {@value #IOENGINE} value, e.g. {@code offheap} or {@code file:/data/cache.bin}
+   * @param capacityBytes the capacity in bytes ({@value #SIZE} is in MB; the reader converts)
+   */
+  public static Builder builder(String ioEngine, long capacityBytes) {
+    return new Builder(ioEngine, capacityBytes);
+  }
+
+  public String ioEngine() {
+    return ioEngine;
+  }
+
+  public long capacity() {
+    return capacity;
+  }
+
+  /** The item sizes, ascending; a copy. */
+  public int[] bucketSizes() {
+    return bucketSizes.clone();
+  }
+
+  /** Bytes of one bucket: four items of the largest size. */
+  public long bucketCapacity() {
+    return 4L * bucketSizes[bucketSizes.length - 1];
+  }
+
+  public int writerThreads() {
+    return writerThreads;
+  }
+
+  public int writerQueueLength() {
+    return writerQueueLength;
+  }
+
+  /** How long cacheBlock waits for room in a full writer queue before failing; 0 never waits. */
+  public long queueAdditionWaitTimeMs() {
+    return queueAdditionWaitTimeMs;
+  }
+
+  /** Eviction starts once used bytes pass {@code acceptFactor × capacity}. */
+  public float acceptFactor() {
+    return acceptFactor;
+  }
+
+  /** Eviction frees down to {@code minFactor × capacity}. */
+  public float minFactor() {
+    return minFactor;
+  }
+
+  /** Each eviction frees this fraction of the capacity beyond what it must, so that passes are not back to back. */
+  public float extraFreeFactor() {
+    return extraFreeFactor;
+  }
+
+  public float singleFactor() {
+    return singleFactor;
+  }
+
+  public float multiFactor() {
+    return multiFactor;
+  }
+
+  public float memoryFactor() {
+    return memoryFactor;
+  }
+
+  /** Whether gets return heap copies instead of zero-copy views. */
+  public boolean copyOnRead() {
+    return copyOnRead;
+  }
+
+  /**
+   * Accumulates settings; {@link #build()} validates them.
+   *
+   * <p>Thread-safety: not thread-safe.
+   */
+  public static final class Builder {
+    private String ioEngine;
+    private long capacity;
+    private int[] bucketSizes = DEFAULT_BUCKET_SIZES;
+    private int writerThreads = DEFAULT_WRITER_THREADS;
+    private int writerQueueLength = DEFAULT_WRITER_QUEUE_LENGTH;
+    private long queueAdditionWaitTimeMs = DEFAULT_QUEUE_ADDITION_WAIT_TIME_MS;
+    private float acceptFactor = DEFAULT_ACCEPT_FACTOR;
+    private float minFactor = DEFAULT_MIN_FACTOR;
+    private float extraFreeFactor = DEFAULT_EXTRA_FREE_FACTOR;
+    private float singleFactor = DEFAULT_SINGLE_FACTOR;
+    private float multiFactor = DEFAULT_MULTI_FACTOR;
+    private float memoryFactor = DEFAULT_MEMORY_FACTOR;
+    private boolean copyOnRead;
+
+    private Builder(String ioEngine, long capacity) {
+      this.ioEngine = ioEngine;
+      this.capacity = capacity;
+    }
+
+    public Builder ioEngine(String value) {
+      this.ioEngine = value;
+      return this;
+    }
+
+    public Builder capacity(long bytes) {
+      this.capacity = bytes;
+      return this;
+    }
+
+    public Builder bucketSizes(int... sizes) {
+      this.bucketSizes = sizes == null ? null : sizes.clone();
+      return this;
+    }
+
+    public Builder writerThreads(int value) {
+      this.writerThreads = value;
+      return this;
+    }
+
+    public Builder writerQueueLength(int value) {
+      this.writerQueueLength = value;
+      return this;
+    }
+
+    public Builder queueAdditionWaitTimeMs(long value) {
+      this.queueAdditionWaitTimeMs = value;
+      return this;
+    }
+
+    public Builder acceptFactor(float value) {
+      this.acceptFactor = value;
+      return this;
+    }
+
+    public Builder minFactor(float value) {
+      this.minFactor = value;
+      return this;
+    }
+
+    public Builder extraFreeFactor(float value) {
+      this.extraFreeFactor = value;
+      return this;
+    }
+
+    /** The three priority shares; they must sum to 1. */
+    public Builder priorityFactors(float single, float multi, float memory) {
+      this.singleFactor = single;
+      this.multiFactor = multi;
+      this.memoryFactor = memory;
+      return this;
+    }
+
+    public Builder copyOnRead(boolean value) {
+      this.copyOnRead = value;
+      return this;
+    }
+
+    /** @throws ConfigException naming the first key whose value is out of range */
+    public BucketCacheConfig build() {
+      return new BucketCacheConfig(this);
+    }
+  }
+}

@@ -1,0 +1,66 @@
+package dev.blockcache.config;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+
+class BucketCacheConfigTest {
+  private static final long MB = 1024 * 1024;
+
+  private static void rejects(String key, String valueText, Consumer<BucketCacheConfig.Builder> change) {
+    BucketCacheConfig.Builder builder = BucketCacheConfig.builder("offheap", 64 * MB);
+    change.accept(builder);
+    ConfigException e = assertThrows(ConfigException.class, builder::build);
+    assertEquals(key, e.key());
+    assertTrue(e.getMessage().contains(valueText), e.getMessage());
+  }
+
+  @Test
+  void defaultsAreHBases() {
+    BucketCacheConfig c = BucketCacheConfig.builder("offheap", 64 * MB).build();
+    assertArrayEquals(new int[] {5120, 9216, 17408, 33792, 41984, 50176, 58368, 66560, 99328, 132096, 197632,
+        263168, 394240, 525312}, c.bucketSizes());
+    assertEquals(4L * 525312, c.bucketCapacity());
+    assertEquals(3, c.writerThreads());
+    assertEquals(64, c.writerQueueLength());
+    assertEquals(0, c.queueAdditionWaitTimeMs());
+    assertEquals(0.95f, c.acceptFactor());
+    assertEquals(0.85f, c.minFactor());
+    assertEquals(0.10f, c.extraFreeFactor());
+    assertEquals(0.25f, c.singleFactor());
+    assertEquals(0.50f, c.multiFactor());
+    assertEquals(0.25f, c.memoryFactor());
+    assertEquals(false, c.copyOnRead());
+  }
+
+  @Test
+  void everyKeyRejectsBadValuesByName() {
+    rejects(BucketCacheConfig.IOENGINE, "null", b -> b.ioEngine(null));
+    rejects(BucketCacheConfig.IOENGINE, "  ", b -> b.ioEngine("  "));
+    rejects(BucketCacheConfig.SIZE, "1000 bytes", b -> b.capacity(1000));
+    rejects(BucketCacheConfig.BUCKET_SIZES, "5000", b -> b.bucketSizes(5000, 9216));
+    rejects(BucketCacheConfig.BUCKET_SIZES, "ascending", b -> b.bucketSizes(9216, 5120));
+    rejects(BucketCacheConfig.BUCKET_SIZES, "ascending", b -> b.bucketSizes(5120, 5120));
+    rejects(BucketCacheConfig.BUCKET_SIZES, "list", b -> b.bucketSizes());
+    rejects(BucketCacheConfig.BUCKET_SIZES, "-256", b -> b.bucketSizes(-256));
+    rejects(BucketCacheConfig.WRITER_THREADS, "0", b -> b.writerThreads(0));
+    rejects(BucketCacheConfig.WRITER_THREADS, "65", b -> b.writerThreads(65));
+    rejects(BucketCacheConfig.WRITER_QUEUE_LENGTH, "0", b -> b.writerQueueLength(0));
+    rejects(BucketCacheConfig.QUEUE_ADDITION_WAIT_TIME, "-1", b -> b.queueAdditionWaitTimeMs(-1));
+    rejects(BucketCacheConfig.ACCEPT_FACTOR, "1.5", b -> b.acceptFactor(1.5f));
+    rejects(BucketCacheConfig.ACCEPT_FACTOR, "0.0", b -> b.acceptFactor(0f));
+    rejects(BucketCacheConfig.MIN_FACTOR, "0.96", b -> b.minFactor(0.96f));
+    rejects(BucketCacheConfig.MIN_FACTOR, "NaN", b -> b.minFactor(Float.NaN));
+    rejects(BucketCacheConfig.EXTRA_FREE_FACTOR, "1.0", b -> b.extraFreeFactor(1f));
+    rejects(BucketCacheConfig.EXTRA_FREE_FACTOR, "-0.1", b -> b.extraFreeFactor(-0.1f));
+    rejects(BucketCacheConfig.SINGLE_FACTOR, "-0.1", b -> b.priorityFactors(-0.1f, 0.6f, 0.5f));
+    rejects(BucketCacheConfig.MULTI_FACTOR, "1.2", b -> b.priorityFactors(0f, 1.2f, 0f));
+    rejects(BucketCacheConfig.MEMORY_FACTOR, "2.0", b -> b.priorityFactors(0f, 0f, 2f));
+    rejects(BucketCacheConfig.SINGLE_FACTOR + " + " + BucketCacheConfig.MULTI_FACTOR + " + "
+        + BucketCacheConfig.MEMORY_FACTOR, "0.9", b -> b.priorityFactors(0.3f, 0.3f, 0.3f));
+  }
+}
