@@ -1,0 +1,134 @@
+package dev.blockcache.bucket.write;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.blockcache.api.BlockCategory;
+import dev.blockcache.api.BlockKey;
+import dev.blockcache.api.CachePriority;
+import dev.blockcache.buffer.HeapBlock;
+import io.netty.buffer.Unpooled;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.Test;
+
+class WriterPipelineTest {
+  private final ConcurrentLinkedQueue<BlockKey> written = new ConcurrentLinkedQueue<>();
+
+  private static PendingWrite write(long offset) {
+    return new PendingWrite(BlockKey.of("f", offset),
+        HeapBlock.copyOf(Unpooled.wrappedBuffer(new byte[16]), BlockCategory.DATA), CachePriority.SINGLE);
+  }
+
+  @Test
+  void aFullQueueRefusesAtOnceWithoutWaitTime() {
+    try (WriterPipeline pipeline = new WriterPipeline(1, 4, 0, batch -> batch.forEach(w -> written.add(w.key())))) {
+      for (int i = 0; i < 4; i++) {
+        assertTrue(pipeline.submit(write(i)));
+      }
+      assertFalse(pipeline.submit(write(4)));
+      assertEquals(4, pipeline.queuedCount());
+      assertEquals(4, pipeline.drainNow());
+      assertEquals(4, written.size());
+      assertTrue(pipeline.submit(write(5)));
+    }
+  }
+
+  @Test
+  void queueCapacityIsThreadsTimesLength() {
+    try (WriterPipeline pipeline = new WriterPipeline(3, 64, 0, batch -> { })) {
+      assertEquals(192, pipeline.queueCapacity());
+    }
+  }
+
+  @Test
+  void aWaitTimeLetsASubmitterWaitForRoom() throws Exception {
+    CountDownLatch writerMayRun = new CountDownLatch(1);
+    CountDownLatch writerTookBatch = new CountDownLatch(1);
+    BlockWriter slow = batch -> {
+      writerTookBatch.countDown();
+      try {
+        writerMayRun.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      batch.forEach(w -> written.add(w.key()));
+    };
+    try (WriterPipeline pipeline = new WriterPipeline(1, 1, 10_000, slow)) {
+      pipeline.start(Thread::new);
+      assertTrue(pipeline.submit(write(0)));
+      writerTookBatch.await();
+      assertTrue(pipeline.submit(write(1)));
+      Thread submitter = new Thread(() -> assertTrue(pipeline.submit(write(2))));
+      submitter.start();
+      writerMayRun.countDown();
+      submitter.join();
+      pipeline.awaitIdle();
+      assertEquals(3, written.size());
+    }
+  }
+
+  @Test
+  void aWaitTimeRunsOutWhenTheWriterStaysBusy() throws Exception {
+    CountDownLatch writerMayRun = new CountDownLatch(1);
+    CountDownLatch writerTookBatch = new CountDownLatch(1);
+    BlockWriter stalled = batch -> {
+      writerTookBatch.countDown();
+      try {
+        writerMayRun.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    };
+    try (WriterPipeline pipeline = new WriterPipeline(1, 1, 20, stalled)) {
+      pipeline.start(Thread::new);
+      assertTrue(pipeline.submit(write(0)));
+      writerTookBatch.await();
+      assertTrue(pipeline.submit(write(1)));
+      long start = System.nanoTime();
+      assertFalse(pipeline.submit(write(2)));
+      assertTrue(System.nanoTime() - start >= 20_000_000L, "refused before the wait time ran out");
+      writerMayRun.countDown();
+    }
+  }
+
+  @Test
+  void startedWritersWriteEverythingAndAwaitIdleSeesIt() throws Exception {
+    try (WriterPipeline pipeline = new WriterPipeline(3, 64, 1000,
+        batch -> batch.forEach(w -> written.add(w.key())))) {
+      pipeline.start(Thread::new);
+      for (int i = 0; i < 1000; i++) {
+        assertTrue(pipeline.submit(write(i)));
+      }
+      pipeline.awaitIdle();
+      assertEquals(1000, written.size());
+      assertEquals(0, pipeline.queuedCount());
+    }
+  }
+
+  @Test
+  void closeWritesWhatIsQueued() {
+    WriterPipeline pipeline = new WriterPipeline(2, 8, 0, batch -> batch.forEach(w -> written.add(w.key())));
+    for (int i = 0; i < 10; i++) {
+      pipeline.submit(write(i));
+    }
+    pipeline.close();
+    pipeline.close();
+    assertEquals(10, written.size());
+  }
+
+  @Test
+  void oneKeyAlwaysGoesToTheSameWriter() {
+    ConcurrentLinkedQueue<List<PendingWrite>> batches = new ConcurrentLinkedQueue<>();
+    try (WriterPipeline pipeline = new WriterPipeline(4, 8, 0, batch -> batches.add(List.copyOf(batch)))) {
+      for (int i = 0; i < 6; i++) {
+        assertTrue(pipeline.submit(write(7)));
+      }
+      pipeline.drainNow();
+    }
+    assertEquals(1, batches.size());
+    assertEquals(6, batches.peek().size());
+  }
+}
