@@ -1,0 +1,145 @@
+package dev.blockcache.bucket.format;
+
+import dev.blockcache.api.BlockCategory;
+import dev.blockcache.api.BlockKey;
+import io.netty.buffer.ByteBuf;
+import java.nio.charset.StandardCharsets;
+import java.util.zip.CRC32C;
+
+/**
+ * The header written in front of every block in an L2 slot: it names the block's full key, so that a read can prove
+ * the slot holds the block the index promised (the index keys on a 64-bit hash only), and carries the block's
+ * CRC32C, so that a corrupted block is never served.
+ *
+ * <pre>
+ *  0        4        8        12    14   15   16                24                  24+n
+ *  +--------+--------+--------+-----+----+----+-----------------+-------------------+------------------
+ *  | magic  | length | crc32c | n   |cat |ver | key offset (i64)| file name (n B,   | block bytes
+ *  | u32    | u32    | u32    | u16 | u8 | u8 |                 |   UTF-8)          |   (length B)
+ *  +--------+--------+--------+-----+----+----+-----------------+-------------------+------------------
+ * </pre>
+ * Integers are big-endian. {@code crc32c} covers the block bytes. {@code cat} is the {@link BlockCategory} ordinal.
+ * The slot holds {@code 24 + n + length} bytes.
+ *
+ * <p>Thread-safety: stateless.
+ */
+public final class BlockHeader {
+  /** Marks the start of a block header; a slot that does not start with it holds no block. */
+  public static final int MAGIC = 0xB10CCAC4;
+  /** Format version; a reader refuses other versions. */
+  public static final int VERSION = 1;
+  /** Bytes before the file name. */
+  public static final int FIXED_LENGTH = 24;
+  /** Longest file name in bytes (the u16 length field). */
+  public static final int MAX_NAME_LENGTH = 0xFFFF;
+
+  public static final int MAGIC_OFFSET = 0;
+  public static final int LENGTH_OFFSET = 4;
+  public static final int CRC_OFFSET = 8;
+  public static final int NAME_LENGTH_OFFSET = 12;
+  public static final int CATEGORY_OFFSET = 14;
+  public static final int VERSION_OFFSET = 15;
+  public static final int KEY_OFFSET_OFFSET = 16;
+  public static final int NAME_OFFSET = FIXED_LENGTH;
+
+  private BlockHeader() {}
+
+  /** The header bytes for {@code key}: {@link #FIXED_LENGTH} plus its file name in UTF-8. */
+  public static int headerLength(BlockKey key) {
+    return FIXED_LENGTH + nameBytes(key).length;
+  }
+
+  private static byte[] nameBytes(BlockKey key) {
+    byte[] name = key.file().getBytes(StandardCharsets.UTF_8);
+    if (name.length > MAX_NAME_LENGTH) {
+      throw new IllegalArgumentException("file name of " + name.length + " bytes exceeds " + MAX_NAME_LENGTH);
+    }
+    return name;
+  }
+
+  /** CRC32C of {@code length} bytes of {@code buf} from {@code index}. */
+  public static int crc32c(ByteBuf buf, int index, int length) {
+    CRC32C crc = new CRC32C();
+    crc.update(buf.nioBuffer(index, length));
+    return (int) crc.getValue();
+  }
+
+  /**
+   * Writes the header for {@code key} and the readable bytes of {@code block} to {@code out}'s writer index. Neither
+   * buffer's reference count changes; {@code block}'s reader index does not move.
+   */
+  public static void write(ByteBuf out, BlockKey key, BlockCategory category, ByteBuf block) {
+    byte[] name = nameBytes(key);
+    int length = block.readableBytes();
+    out.writeInt(MAGIC)
+        .writeInt(length)
+        .writeInt(crc32c(block, block.readerIndex(), length))
+        .writeShort(name.length)
+        .writeByte(category.ordinal())
+        .writeByte(VERSION)
+        .writeLong(key.offset())
+        .writeBytes(name)
+        .writeBytes(block, block.readerIndex(), length);
+  }
+
+  /**
+   * Checks that the header at {@code index} of {@code slot} is a version-{@value #VERSION} header for exactly
+   * {@code key} and a block of {@code length} bytes. Allocates nothing for ASCII file names.
+   *
+   * @return the header length (the block starts at {@code index + headerLength}), or -1 if the slot holds another
+   *     block or no valid header
+   */
+  public static int verifyKey(ByteBuf slot, int index, BlockKey key, int length) {
+    if (slot.getInt(index + MAGIC_OFFSET) != MAGIC
+        || slot.getUnsignedByte(index + VERSION_OFFSET) != VERSION
+        || slot.getInt(index + LENGTH_OFFSET) != length
+        || slot.getLong(index + KEY_OFFSET_OFFSET) != key.offset()) {
+      return -1;
+    }
+    int nameLength = slot.getUnsignedShort(index + NAME_LENGTH_OFFSET);
+    if (!nameMatches(slot, index + NAME_OFFSET, nameLength, key.file())) {
+      return -1;
+    }
+    return FIXED_LENGTH + nameLength;
+  }
+
+  private static boolean nameMatches(ByteBuf slot, int index, int nameLength, String file) {
+    int chars = file.length();
+    if (chars == nameLength) {
+      boolean ascii = true;
+      for (int i = 0; i < chars && ascii; i++) {
+        char c = file.charAt(i);
+        if (c >= 0x80) {
+          ascii = false;
+        } else if (slot.getByte(index + i) != (byte) c) {
+          return false;
+        }
+      }
+      if (ascii) {
+        return true;
+      }
+    }
+    byte[] expected = file.getBytes(StandardCharsets.UTF_8);
+    if (expected.length != nameLength) {
+      return false;
+    }
+    for (int i = 0; i < nameLength; i++) {
+      if (slot.getByte(index + i) != expected[i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Whether the block after a verified header at {@code index} matches the header's CRC32C. */
+  public static boolean verifyChecksum(ByteBuf slot, int index, int headerLength) {
+    int length = slot.getInt(index + LENGTH_OFFSET);
+    return crc32c(slot, index + headerLength, length) == slot.getInt(index + CRC_OFFSET);
+  }
+
+  /** The category stored in the header at {@code index}. */
+  public static BlockCategory category(ByteBuf slot, int index) {
+    int ordinal = slot.getUnsignedByte(index + CATEGORY_OFFSET);
+    return ordinal < BlockCategory.COUNT ? BlockCategory.ofOrdinal(ordinal) : BlockCategory.DATA;
+  }
+}
