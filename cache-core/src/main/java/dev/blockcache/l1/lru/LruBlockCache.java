@@ -10,6 +10,7 @@ import dev.blockcache.api.CacheStats;
 import dev.blockcache.api.ReadOptions;
 import dev.blockcache.config.LruConfig;
 import dev.blockcache.l1.FileIndex;
+import dev.blockcache.policy.PriorityEvictionPlanner;
 import dev.blockcache.buffer.HeapBlock;
 import dev.blockcache.stats.StatsRecorder;
 import io.netty.buffer.ByteBuf;
@@ -36,7 +37,7 @@ import java.util.concurrent.locks.ReentrantLock;
  *       the next eviction pass moves queued links to the multi list's tail, so a hit never takes the list lock. In the multi and memory lists a referenced entry gets a second
  *       chance (bit cleared, moved to the tail), which is what LRU order would have kept.</li>
  *   <li><b>Eviction</b> runs when the accounted size passes {@code acceptableFactor × capacity} and frees down to
- *       {@code minFactor × capacity}; {@link EvictionPlanner} splits the bytes to free between priorities. A pass
+ *       {@code minFactor × capacity}; {@link PriorityEvictionPlanner} splits the bytes to free between priorities. A pass
  *       walks list heads only, so it costs the blocks it evicts plus the second chances earlier hits paid for — never
  *       a scan and sort of the whole map, as HBase's does. Passes run on the background thread started by
  *       {@link #start()}, or on the inserting thread when the cache was not started; {@link #runEviction()} runs one
@@ -235,7 +236,7 @@ public final class LruBlockCache implements BlockCache {
         (long) (minSize * decimal(config.multiPercentage())),
         (long) (minSize * decimal(config.memoryPercentage()))};
     boolean protectMemory = config.inMemoryForceMode() || config.memoryPercentage() > 0.999f;
-    long[] plan = EvictionPlanner.plan(current - minSize, sizes, targets, protectMemory);
+    long[] plan = PriorityEvictionPlanner.plan(current - minSize, sizes, targets, protectMemory);
     for (int p = 0; p < plan.length; p++) {
       if (plan[p] > 0) {
         freeLocked(p, plan[p]);

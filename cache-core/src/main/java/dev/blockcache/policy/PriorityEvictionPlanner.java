@@ -1,10 +1,10 @@
-package dev.blockcache.l1.lru;
+package dev.blockcache.policy;
 
 import dev.blockcache.api.CachePriority;
 
 /**
  * Decides how many bytes each priority gives up when the cache must free {@code bytesToFree}, with HBase's
- * LruBlockCache policy:
+ * LruBlockCache policy (its BucketCache applies the normal mode with its own factors):
  *
  * <ul>
  *   <li><b>Normal mode.</b> Each priority has a target of {@code share × minSize}; only priorities above their target
@@ -18,12 +18,12 @@ import dev.blockcache.api.CachePriority;
  *
  * <p>Thread-safety: stateless.
  */
-final class EvictionPlanner {
+public final class PriorityEvictionPlanner {
   private static final int SINGLE = CachePriority.SINGLE.ordinal();
   private static final int MULTI = CachePriority.MULTI.ordinal();
   private static final int MEMORY = CachePriority.MEMORY.ordinal();
 
-  private EvictionPlanner() {}
+  private PriorityEvictionPlanner() {}
 
   /**
    * Bytes to free per priority (indexed by {@link CachePriority#ordinal()}).
@@ -32,7 +32,7 @@ final class EvictionPlanner {
    * @param targets each priority's share of the post-eviction size
    * @param protectMemory in-memory force mode, or a memory share of 1
    */
-  static long[] plan(long bytesToFree, long[] sizes, long[] targets, boolean protectMemory) {
+  public static long[] plan(long bytesToFree, long[] sizes, long[] targets, boolean protectMemory) {
     long[] plan = new long[CachePriority.COUNT];
     if (bytesToFree <= 0) {
       return plan;
