@@ -1,0 +1,324 @@
+package dev.blockcache.bucket.alloc;
+
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * Counts the readers that hold an L2 slot, so that a slot is never returned to its allocator while a reader copies
+ * from it; eviction asks for the free with {@link #freeWhenUnpinned} and the last {@link #unpin} performs it.
+ *
+ * <h2>Design notes</h2>
+ * The offsets are spread by a 64-bit mix over a fixed power-of-two number of stripes. Each stripe is a monitor
+ * guarding an open-addressing table (linear probing, load factor at most 1/2, deletion by backward shift, so no
+ * tombstones) from offset to {@code (pins, deferred length)}. A slot has an entry iff it holds at least one pin; the
+ * deferred length is {@link #NO_FREE} until eviction asks for the free. Pin and unpin allocate nothing: the only
+ * allocation is doubling a stripe's table, under its lock, when it holds more pinned offsets than ever before (tables
+ * never shrink, so after warm-up there is none). Monitors rather than {@code ReentrantLock}: a contended AQS lock
+ * allocates queue nodes on the heap, a contended monitor does not.
+ *
+ * <h2>Life of a slot, as seen here</h2>
+ * <ol>
+ *   <li>No entry: not pinned. {@code pin} creates the entry with one pin; {@code freeWhenUnpinned} frees at once.
+ *   <li>Entry with {@code pins > 0}, no deferred free: {@code pin}/{@code unpin} count; {@code freeWhenUnpinned}
+ *       records the length and moves to 3.
+ *   <li>Entry with a deferred free: further pins are still counted ({@link #pinUnlessFreeing} refuses them); the
+ *       {@code unpin} that brings pins to 0 removes the entry under the lock and then, outside it, calls
+ *       {@link SlotFreer#free} — exactly once, because only one unpin can observe the count reaching 0.
+ * </ol>
+ * A reader must pin only a slot it found through a live index entry and re-check the entry after pinning (or pin
+ * under the entry's lock): this class cannot tell a stale offset from a live one once its free has happened. Asking
+ * for the free of one allocation twice is a caller bug: while the first request is deferred the second throws
+ * {@link IllegalStateException}; once the first has freed, the second reaches the freer, and
+ * {@link BucketAllocator#free} throws {@link IllegalStateException} for the double free.
+ *
+ * <p>Thread-safety: thread-safe. The freer is called with no stripe lock held, so it may take its own locks (the
+ * allocator's) and may call back into this class. An exception from the freer propagates to the caller of
+ * {@code unpin} or {@code freeWhenUnpinned}; the pin entry is gone by then.
+ */
+public final class SlotPins {
+  /** Deferred length meaning "no free requested". */
+  public static final int NO_FREE = -1;
+  /** Default number of stripes: enough that a few dozen reader threads rarely meet on one monitor. */
+  public static final int DEFAULT_STRIPES = 64;
+  /** Initial slots per stripe table (a power of two): four pinned offsets before the first growth. */
+  private static final int INITIAL_TABLE = 8;
+  private static final long EMPTY = -1L;
+
+  private final SlotFreer freer;
+  private final Stripe[] stripes;
+  private final int stripeShift;
+
+  /** Pins with {@value #DEFAULT_STRIPES} stripes; {@code freer} is called when a (possibly deferred) free happens. */
+  public SlotPins(SlotFreer freer) {
+    this(freer, DEFAULT_STRIPES);
+  }
+
+  /** Pins with {@code stripes} stripes, a power of two in [1, 2^16]. */
+  public SlotPins(SlotFreer freer, int stripes) {
+    this.freer = Objects.requireNonNull(freer, "freer");
+    if (stripes < 1 || stripes > 1 << 16 || Integer.bitCount(stripes) != 1) {
+      throw new IllegalArgumentException("stripes " + stripes + " is not a power of two in [1, 65536]");
+    }
+    this.stripes = new Stripe[stripes];
+    for (int i = 0; i < stripes; i++) {
+      this.stripes[i] = new Stripe();
+    }
+    this.stripeShift = 64 - Integer.numberOfTrailingZeros(stripes);
+  }
+
+  /** Adds a pin to {@code offset}; the caller must {@link #unpin} it exactly once. */
+  public void pin(long offset) {
+    long h = hash(checkOffset(offset));
+    Stripe s = stripeOf(h);
+    synchronized (s) {
+      s.pinLocked(offset, h);
+    }
+  }
+
+  /**
+   * Adds a pin unless a free of {@code offset} is already deferred (the slot is being evicted).
+   *
+   * @return true if pinned (the caller must {@link #unpin}), false if nothing was done
+   */
+  public boolean pinUnlessFreeing(long offset) {
+    long h = hash(checkOffset(offset));
+    Stripe s = stripeOf(h);
+    synchronized (s) {
+      int i = s.findLocked(offset, h);
+      if (i >= 0 && s.deferred[i] != NO_FREE) {
+        return false;
+      }
+      s.pinLocked(offset, h);
+      return true;
+    }
+  }
+
+  /**
+   * Drops one pin; if it was the last and a free was deferred, calls the freer (exactly once, outside the lock).
+   *
+   * @throws IllegalStateException if {@code offset} holds no pin
+   */
+  public void unpin(long offset) {
+    long h = hash(checkOffset(offset));
+    Stripe s = stripeOf(h);
+    int length;
+    synchronized (s) {
+      int i = s.findLocked(offset, h);
+      if (i < 0) {
+        throw new IllegalStateException("unpin of offset " + offset + " that holds no pin");
+      }
+      if (--s.pins[i] > 0) {
+        return;
+      }
+      length = s.deferred[i];
+      if (length != NO_FREE) {
+        s.deferredCount--;
+      }
+      s.removeAtLocked(i);
+    }
+    if (length != NO_FREE) {
+      freer.free(offset, length);
+    }
+  }
+
+  /**
+   * Frees the slot now if no reader holds it, else defers the free to the last {@link #unpin}.
+   *
+   * @return true if the freer was called now, false if the free is deferred
+   * @throws IllegalStateException if a free of this offset is already deferred
+   */
+  public boolean freeWhenUnpinned(long offset, int length) {
+    if (length < 0) {
+      throw new IllegalArgumentException("length " + length + " of offset " + offset + " is negative");
+    }
+    long h = hash(checkOffset(offset));
+    Stripe s = stripeOf(h);
+    synchronized (s) {
+      int i = s.findLocked(offset, h);
+      if (i >= 0) {
+        if (s.deferred[i] != NO_FREE) {
+          throw new IllegalStateException("free of offset " + offset + " requested twice (already deferred, length "
+              + s.deferred[i] + ")");
+        }
+        s.deferred[i] = length;
+        s.deferredCount++;
+        return false;
+      }
+    }
+    freer.free(offset, length);
+    return true;
+  }
+
+  /** Pins currently held on {@code offset}. */
+  public int pinCount(long offset) {
+    long h = hash(checkOffset(offset));
+    Stripe s = stripeOf(h);
+    synchronized (s) {
+      int i = s.findLocked(offset, h);
+      return i < 0 ? 0 : s.pins[i];
+    }
+  }
+
+  /** Offsets with at least one pin; each stripe is read under its lock, the sum is not atomic across stripes. */
+  public int pinnedSlots() {
+    int n = 0;
+    for (Stripe s : stripes) {
+      synchronized (s) {
+        n += s.size;
+      }
+    }
+    return n;
+  }
+
+  /** Frees waiting for their last unpin; summed over stripes like {@link #pinnedSlots()}. */
+  public int deferredFrees() {
+    int n = 0;
+    for (Stripe s : stripes) {
+      synchronized (s) {
+        n += s.deferredCount;
+      }
+    }
+    return n;
+  }
+
+  private Stripe stripeOf(long hash) {
+    return stripeShift == 64 ? stripes[0] : stripes[(int) (hash >>> stripeShift)];
+  }
+
+  private static long checkOffset(long offset) {
+    if (offset < 0) {
+      throw new IllegalArgumentException("offset " + offset + " is negative");
+    }
+    return offset;
+  }
+
+  /** A 64-bit finaliser (variant of MurmurHash3's fmix64): offsets are multiples of 256, so low bits alone collide. */
+  static long hash(long offset) {
+    long h = offset;
+    h = (h ^ (h >>> 33)) * 0xff51afd7ed558ccdL;
+    h = (h ^ (h >>> 33)) * 0xc4ceb9fe1a85ec53L;
+    return h ^ (h >>> 33);
+  }
+
+  /**
+   * One open-addressing table. Guarded by its own monitor: every field is read and written only inside
+   * {@code synchronized (stripe)}. Invariants: {@code keys[i] == EMPTY} iff {@code pins[i] == 0}; an entry with a
+   * deferred free has {@code pins > 0}; {@code size <= keys.length / 2}.
+   */
+  private static final class Stripe {
+    long[] keys = newKeys(INITIAL_TABLE);
+    int[] pins = new int[INITIAL_TABLE];
+    int[] deferred = newDeferred(INITIAL_TABLE);
+    int size;
+    int deferredCount;
+
+    private static long[] newKeys(int n) {
+      long[] k = new long[n];
+      Arrays.fill(k, EMPTY);
+      return k;
+    }
+
+    private static int[] newDeferred(int n) {
+      int[] d = new int[n];
+      Arrays.fill(d, NO_FREE);
+      return d;
+    }
+
+    /** Index of {@code offset}'s entry, or -1. */
+    int findLocked(long offset, long h) {
+      int mask = keys.length - 1;
+      for (int i = (int) h & mask; ; i = (i + 1) & mask) {
+        long k = keys[i];
+        if (k == offset) {
+          return i;
+        }
+        if (k == EMPTY) {
+          return -1;
+        }
+      }
+    }
+
+    void pinLocked(long offset, long h) {
+      int mask = keys.length - 1;
+      int i = (int) h & mask;
+      while (true) {
+        long k = keys[i];
+        if (k == offset) {
+          if (pins[i] == Integer.MAX_VALUE) {
+            throw new IllegalStateException("offset " + offset + " holds too many pins");
+          }
+          pins[i]++;
+          return;
+        }
+        if (k == EMPTY) {
+          break;
+        }
+        i = (i + 1) & mask;
+      }
+      if ((size + 1) * 2 > keys.length) {
+        growLocked();
+        mask = keys.length - 1;
+        i = (int) h & mask;
+        while (keys[i] != EMPTY) {
+          i = (i + 1) & mask;
+        }
+      }
+      keys[i] = offset;
+      pins[i] = 1;
+      size++;
+    }
+
+    /** Removes entry {@code i}, shifting back later entries of the same probe run so no tombstone is needed. */
+    void removeAtLocked(int i) {
+      int mask = keys.length - 1;
+      int hole = i;
+      int j = i;
+      while (true) {
+        j = (j + 1) & mask;
+        long k = keys[j];
+        if (k == EMPTY) {
+          break;
+        }
+        int home = (int) hash(k) & mask;
+        // The entry at j may fill the hole iff its home is not cyclically within (hole, j].
+        boolean stays = hole <= j ? (hole < home && home <= j) : (hole < home || home <= j);
+        if (!stays) {
+          keys[hole] = k;
+          pins[hole] = pins[j];
+          deferred[hole] = deferred[j];
+          hole = j;
+        }
+      }
+      keys[hole] = EMPTY;
+      pins[hole] = 0;
+      deferred[hole] = NO_FREE;
+      size--;
+    }
+
+    private void growLocked() {
+      long[] oldKeys = keys;
+      int[] oldPins = pins;
+      int[] oldDeferred = deferred;
+      int n = oldKeys.length * 2;
+      if (n <= 0) {
+        throw new IllegalStateException("pin table cannot grow past " + oldKeys.length + " slots");
+      }
+      keys = newKeys(n);
+      pins = new int[n];
+      deferred = newDeferred(n);
+      int mask = n - 1;
+      for (int j = 0; j < oldKeys.length; j++) {
+        long k = oldKeys[j];
+        if (k != EMPTY) {
+          int i = (int) hash(k) & mask;
+          while (keys[i] != EMPTY) {
+            i = (i + 1) & mask;
+          }
+          keys[i] = k;
+          pins[i] = oldPins[j];
+          deferred[i] = oldDeferred[j];
+        }
+      }
+    }
+  }
+}
