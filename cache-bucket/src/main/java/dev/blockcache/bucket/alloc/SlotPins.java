@@ -159,6 +159,16 @@ public final class SlotPins {
     }
   }
 
+  /** Whether a free of {@code offset} waits for its last unpin. */
+  public boolean isFreeDeferred(long offset) {
+    long h = hash(checkOffset(offset));
+    Stripe s = stripeOf(h);
+    synchronized (s) {
+      int i = s.findLocked(offset, h);
+      return i >= 0 && s.deferred[i] != NO_FREE;
+    }
+  }
+
   /** Offsets with at least one pin; each stripe is read under its lock, the sum is not atomic across stripes. */
   public int pinnedSlots() {
     int n = 0;

@@ -48,7 +48,8 @@ class UtilisationTest {
     for (int c = 0; c <= allocator.sizeClassOf(8 * 1024); c++) {
       smallItems += stats.sizeClass(c).usedItems();
     }
-    System.out.println("migration 4-8 KiB -> 48-64 KiB, 256 MiB: small fill " + small + ", then " + large);
+    System.out.printf("migration 4-8 KiB -> 48-64 KiB, 256 MiB: small fill %.4f, then %s, end %.4f%n", small, large,
+        stats.utilisation());
     assertTrue(before == 0 && stats.sizeClass(allocator.sizeClassOf(MAX_BLOCK)).buckets() > 0, stats::toString);
     assertTrue(smallItems < 100, "small blocks left: " + smallItems);
     assertTrue(stats.utilisation() >= 0.85, stats::toString);
