@@ -214,14 +214,58 @@ public final class BucketAllocator {
         assignLocked(b, c);
       }
       int item = takeFreeItemLocked(b);
-      used[b]++;
-      if (used[b] == itemsPerBucket[c]) {
-        unlinkLocked(c, b);
-      }
-      classUsed[c]++;
-      usedItemBytes += itemSizes[c];
-      blockBytes += length;
+      takenLocked(b, c, length);
       return (long) b * bucketCapacity + (long) item * itemSizes[c];
+    }
+  }
+
+  /** Counts an item of bucket {@code b} (class {@code c}) whose free bit was just cleared. */
+  private void takenLocked(int b, int c, int length) {
+    used[b]++;
+    if (used[b] == itemsPerBucket[c]) {
+      unlinkLocked(c, b);
+    }
+    classUsed[c]++;
+    usedItemBytes += itemSizes[c];
+    blockBytes += length;
+  }
+
+  /**
+   * Marks the item at {@code offset} allocated for a block of {@code length} bytes, as {@link #allocate} would have:
+   * for rebuilding the allocator from a persisted index on a warm restart. An unassigned bucket is assigned to the
+   * class of {@code length}.
+   *
+   * @throws IllegalArgumentException if {@code length} is not in {@code [1, maxItemSize()]}
+   * @throws IllegalStateException if {@code offset} is out of range, its bucket belongs to another class, it is not
+   *     the start of an item, or the item is already allocated
+   */
+  public void reserve(long offset, int length) {
+    int c = sizeClassOf(length);
+    if (length <= 0 || c < 0) {
+      throw new IllegalArgumentException("length " + length + " is not in [1, " + maxItemSize() + "]");
+    }
+    synchronized (lock) {
+      int b = bucketOfLocked(offset);
+      long inBucket = offset - (long) b * bucketCapacity;
+      int size = itemSizes[c];
+      if (inBucket % size != 0 || inBucket / size >= itemsPerBucket[c]) {
+        throw new IllegalStateException(
+            "reserve of offset " + offset + ": not the start of an item of " + size + " bytes in bucket " + b);
+      }
+      if (bucketClass[b] == UNASSIGNED) {
+        assignLocked(b, c);
+      } else if (bucketClass[b] != c) {
+        throw new IllegalStateException("reserve of offset " + offset + " for " + length + " bytes: bucket " + b
+            + " holds items of " + itemSizes[bucketClass[b]] + " bytes");
+      }
+      int item = (int) (inBucket / size);
+      int word = b * wordsPerBucket + (item >>> 6);
+      long bit = 1L << item;
+      if ((freeBits[word] & bit) == 0) {
+        throw new IllegalStateException("reserve of offset " + offset + ": already allocated");
+      }
+      freeBits[word] &= ~bit;
+      takenLocked(b, c, length);
     }
   }
 

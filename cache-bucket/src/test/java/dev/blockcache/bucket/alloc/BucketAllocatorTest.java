@@ -193,6 +193,36 @@ class BucketAllocatorTest {
   }
 
   @Test
+  void reserveRebuildsTheSameStateAsAllocate() {
+    int[] sizes = BucketSizes.fine(64 * K);
+    BucketAllocator original = new BucketAllocator(4L << 20, sizes);
+    SplittableRandom r = new SplittableRandom(11);
+    TreeMap<Long, Integer> live = new TreeMap<>();
+    for (int i = 0; i < 200; i++) {
+      int length = 1 + r.nextInt(64 * K);
+      long o = original.allocate(length);
+      if (o >= 0) {
+        live.put(o, length);
+      }
+    }
+    BucketAllocator restored = new BucketAllocator(4L << 20, sizes);
+    live.forEach(restored::reserve);
+    assertEquals(original.stats().toString(), restored.stats().toString());
+    Map.Entry<Long, Integer> first = live.firstEntry();
+    assertThrows(IllegalStateException.class, () -> restored.reserve(first.getKey(), first.getValue()));
+    int otherClass = first.getValue() > 8 * K ? 100 : 60 * K;
+    assertThrows(IllegalStateException.class, () -> restored.reserve(first.getKey(), otherClass));
+    // Both now allocate the same next offsets (no frees happened: one partial bucket per class, same free list).
+    for (int i = 0; i < 50; i++) {
+      int length = 1 + r.nextInt(64 * K);
+      assertEquals(original.allocate(length), restored.allocate(length));
+    }
+    live.forEach(restored::free);
+    live.forEach(original::free);
+    assertEquals(original.stats().toString(), restored.stats().toString());
+  }
+
+  @Test
   void statsArithmetic() {
     BucketAllocator a = new BucketAllocator(64 * K, SMALL); // 4 buckets
     a.allocate(1000);
