@@ -282,9 +282,10 @@ final class Segment {
 
   /**
    * One CLOCK pass over this segment for entries of priority {@code p}, from slot {@code hand.slot} to the end.
-   * Referenced entries lose their bit; unreferenced ones are removed (to {@code sink}) until {@code need} bytes are
-   * freed. Updates {@code hand.slot} (to where the next pass resumes, or 0 when the segment is done),
-   * {@code hand.candidates} and returns the bytes freed.
+   * Referenced entries lose their bit; unreferenced ones are chosen until {@code need} bytes are, then removed (to
+   * {@code sink}) after the scan, so that no backward shift can move an examined entry in front of the scan and
+   * have it examined twice. Updates {@code hand.slot} (where the next pass resumes, or 0 when the segment is done)
+   * and {@code hand.candidates}; returns the bytes freed.
    */
   long sweep(int p, long need, ClockHand hand, EntrySink sink) {
     long stamp = lock.writeLock();
@@ -296,28 +297,27 @@ final class Segment {
       long[] t = table;
       int cap = t.length >>> 1;
       long freed = 0;
+      int victims = 0;
       int i = Math.min(hand.slot, cap);
-      while (i < cap) {
-        if (freed >= need) {
-          hand.slot = i;
-          return freed;
-        }
+      for (; i < cap && freed < need; i++) {
         long stored = t[2 * i + 1];
         if (t[2 * i] != 0 && IndexEntry.priorityOrdinal(stored) == p) {
           hand.candidates++;
           if ((stored & REF_BIT) != 0) {
             t[2 * i + 1] = stored & ~REF_BIT;
-            i++;
           } else {
-            deleteLocked(i); // i is examined again: the shift may have filled it
+            victims = hand.addVictim(victims, t[2 * i]);
             freed += IndexEntry.length(stored);
-            sink.removed(stored);
           }
-        } else {
-          i++;
         }
       }
-      hand.slot = 0;
+      hand.slot = i < cap ? i : 0;
+      for (int v = 0; v < victims; v++) {
+        int slot = find(table, hand.victims[v]);
+        long entry = table[2 * slot + 1] & ~REF_BIT; // present: we hold the lock since choosing it
+        deleteLocked(slot);
+        sink.removed(entry);
+      }
       return freed;
     } finally {
       lock.unlockWrite(stamp);
