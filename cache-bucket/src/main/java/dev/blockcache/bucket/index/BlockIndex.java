@@ -73,7 +73,8 @@ import java.util.concurrent.atomic.LongAdder;
  * <p><b>CLOCK.</b> One persistent hand per priority walks segments in order and slots within each. A referenced
  * entry loses its bit; an unreferenced one is removed. A sweep stops when enough bytes are freed, after a full
  * revolution that saw no entry of the priority, or after two revolutions (the first may only clear bits).
- * SINGLE entries are never referenced (a hit promotes them), so SINGLE eviction is FIFO in slot order.
+ * SINGLE entries are never referenced (a hit promotes them), so SINGLE entries go in hand order (slot
+ * order, not insertion order: a fingerprint table keeps no insertion order).
  *
  * <p>Thread-safety: safe for concurrent use by any number of threads.
  */
@@ -218,8 +219,8 @@ public final class BlockIndex {
           break; // stopped inside the segment: enough freed
         }
         hand.segment = (hand.segment + 1) & (n - 1);
-        if (visit == n - 1 && hand.candidates == 0) {
-          break; // a full revolution found no entry of this priority
+        if (visit == n && hand.candidates == 0) {
+          break; // a full revolution (back past where the hand started) found no entry of this priority
         }
       }
       return freed;
