@@ -6,8 +6,8 @@ import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The L2 cache's compact index (HBase's "backing map"): which device slot holds which block, in about 25 bytes of
- * heap per block and no object per block.
+ * The L2 cache's compact index (HBase's "backing map"): which device slot holds which block, in about 27 bytes of
+ * heap per block (measured at 1M blocks) and no object per block.
  *
  * <h2>Design notes</h2>
  *
@@ -48,12 +48,12 @@ import java.util.concurrent.atomic.LongAdder;
  * {@link #removeFile} scans those and removes entries whose tag matches. Cost: the slots of one file group, i.e.
  * the file's own blocks plus those of the files sharing its group: about size() / fileGroups (~1,000 entries at
  * 1M), not a scan of the index. Two files that agree on their tag and group bits (24 + G bits; ~F^2 / 2^(25+G)
- * pairs among F files, e.g. 0.0015 for 10,000 files at 1M entries) cannot be told apart: removing one also removes
+ * pairs among F files, e.g. 0.003 for 10,000 files at 1M entries) cannot be told apart: removing one also removes
  * the other's blocks, which costs misses, never wrong data.
  *
  * <p><b>One big file.</b> Its blocks spread over the {@value #SUB_BITS_POW} stripes of its group, so it serialises
- * on 8 locks, not 1; each stripe holds 1/8 of the file and resizes (a copy under that stripe's write lock, ~1 ms
- * per 100k entries) on its own. Concurrency on such a file is limited to 8 writers; readers are not blocked except
+ * on 8 locks, not 1; each stripe holds 1/8 of the file and resizes (a copy under that stripe's write lock, costing
+ * time proportional to the stripe) on its own. Concurrency on such a file is limited to 8 writers; readers are not blocked except
  * during a resize or delete in the same stripe.
  *
  * <p><b>Concurrency model.</b> Each segment has a {@link java.util.concurrent.locks.StampedLock}. Writers
@@ -61,7 +61,9 @@ import java.util.concurrent.atomic.LongAdder;
  * the write lock of one segment at a time: no operation holds two segment locks, so there is no lock order to keep.
  * Lookups ({@link #get}, {@link #peek}) read optimistically (no write to shared memory) and retry under the read
  * lock if a writer intervened. {@link #get} then sets the reference bit with a CAS that only succeeds if the word
- * is still exactly what it read; losing that race loses a reference bit, never an entry. The first repeat access
+ * is still exactly what it read; losing that race loses a reference bit, never an entry. (Writers store
+ * plain under the write lock while such a CAS may run; the CAS is atomic against those stores on every JVM we
+ * target, and a stale expected value simply fails.) The first repeat access
  * of a SINGLE entry takes the write lock once to promote it to MULTI and move its bytes between the per-priority
  * totals. Totals ({@link #size}, {@link #bytes}) are {@link LongAdder}s updated under the segment lock; a read
  * concurrent with writers sees a recent, not an atomic, snapshot. {@link #evict} calls for one priority serialise
