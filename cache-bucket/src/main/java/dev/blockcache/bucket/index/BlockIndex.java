@@ -1,0 +1,299 @@
+package dev.blockcache.bucket.index;
+
+import dev.blockcache.api.BlockKey;
+import dev.blockcache.api.CachePriority;
+import java.util.Objects;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The L2 cache's compact index (HBase's "backing map"): which device slot holds which block, in about 27 bytes of
+ * heap per block (measured at 1M blocks) and no object per block.
+ *
+ * <h2>Design notes</h2>
+ *
+ * <p><b>What is stored.</b> Not the key: a 64-bit fingerprint of it, plus the packed {@link IndexEntry}. The block's
+ * full key is written on the device beside the block ({@code BlockHeader}) and the cache checks it on every read, so
+ * a fingerprint collision can never serve a wrong block. Fingerprint layout:
+ * <pre>
+ *  63                    40 39                                           0
+ *  +-----------------------+----------------------------------------------+
+ *  | file tag (24 bits):   | key bits (40 bits): low 40 bits of           |
+ *  | fileHash() &gt;&gt;&gt; 40   | hash64(); 0 is remapped to 1 (0 = empty slot) |
+ *  +-----------------------+----------------------------------------------+
+ * </pre>
+ * The segment an entry lives in is chosen by bits the fingerprint does not hold: the low {@code G} bits of
+ * {@code fileHash()} (the file group, {@code G} = log2 of {@link #fileGroups()}) and the top {@value #SUB_BITS} bits
+ * of {@code hash64()} (the stripe inside the group):
+ * <pre>
+ *   segment = (fileHash &amp; (fileGroups - 1)) &lt;&lt; SUB_BITS | hash64 &gt;&gt;&gt; (64 - SUB_BITS)
+ * </pre>
+ * Two keys are therefore the same to the index when they agree on 24 + G file bits and 40 + 3 key bits. For the
+ * keys of one file that is 43 bits: 1,000 files of 1,000 blocks give ~6e-5 expected colliding pairs, one file of
+ * 1,000,000 blocks ~0.06. <b>On a collision</b> the second key is treated as present: {@link #putIfAbsent} returns
+ * the first key's entry (so the second block is not cached), {@link #get} returns the first key's entry, the
+ * cache's header check fails and it reports a miss. The caller must not remove the mapping on that mismatch (it is
+ * the first key's, and still valid); if it does, only a cached block is lost.
+ *
+ * <p><b>Memory layout.</b> {@link #segmentCount()} = fileGroups * 2^SUB_BITS
+ * segments, fileGroups = expectedEntries / {@value #ENTRIES_PER_FILE_GROUP} rounded to a power of two in
+ * [{@value #MIN_FILE_GROUPS}, {@value #MAX_FILE_GROUPS}] (1,024 groups, 8,192 segments at 1M entries). Each
+ * {@link Segment} is an open-addressing table over one {@code long[]} of 16-byte slots (fingerprint, entry word),
+ * linear probing, backward-shift delete, grown by 3/2 at load 4/5, so its load stays in [0.53, 0.8]: 20-30 B per
+ * entry, plus ~{@value #SEGMENT_OVERHEAD_BYTES} B per segment (~1 B per entry at 1M). The CLOCK reference bit is bit
+ * 63 of the entry word (free in every {@link IndexEntry}); no side arrays. Segments start at 8 slots and grow on
+ * demand: {@code expectedEntries} only sets how many there are, so one big file does not leave the others
+ * pre-allocated and empty.
+ *
+ * <p><b>Per-file removal.</b> All blocks of a file fall in the {@value #SUB_BITS_POW} segments of its file group;
+ * {@link #removeFile} scans those and removes entries whose tag matches. Cost: the slots of one file group, i.e.
+ * the file's own blocks plus those of the files sharing its group: about size() / fileGroups (~1,000 entries at
+ * 1M), not a scan of the index. Two files that agree on their tag and group bits (24 + G bits; ~F^2 / 2^(25+G)
+ * pairs among F files, e.g. 0.003 for 10,000 files at 1M entries) cannot be told apart: removing one also removes
+ * the other's blocks, which costs misses, never wrong data.
+ *
+ * <p><b>One big file.</b> Its blocks spread over the {@value #SUB_BITS_POW} stripes of its group, so it serialises
+ * on 8 locks, not 1; each stripe holds 1/8 of the file and resizes (a copy under that stripe's write lock, costing
+ * time proportional to the stripe) on its own. Concurrency on such a file is limited to 8 writers; readers are not blocked except
+ * during a resize or delete in the same stripe.
+ *
+ * <p><b>Concurrency model.</b> Each segment has a {@link java.util.concurrent.locks.StampedLock}. Writers
+ * ({@link #putIfAbsent}, {@link #remove}, promotion, eviction, {@link #removeFile}, {@link #clear}, resize) take
+ * the write lock of one segment at a time: no operation holds two segment locks, so there is no lock order to keep.
+ * Lookups ({@link #get}, {@link #peek}) read optimistically (no write to shared memory) and retry under the read
+ * lock if a writer intervened. {@link #get} then sets the reference bit with a CAS that only succeeds if the word
+ * is still exactly what it read; losing that race loses a reference bit, never an entry. (Writers store
+ * plain under the write lock while such a CAS may run; the CAS is atomic against those stores on every JVM we
+ * target, and a stale expected value simply fails.) The first repeat access
+ * of a SINGLE entry takes the write lock once to promote it to MULTI and move its bytes between the per-priority
+ * totals. Totals ({@link #size}, {@link #bytes}) are {@link LongAdder}s updated under the segment lock; a read
+ * concurrent with writers sees a recent, not an atomic, snapshot. {@link #evict} calls for one priority serialise
+ * on that priority's hand; evictions of different priorities run concurrently.
+ *
+ * <p><b>Sinks and visitors run under a segment lock</b> (the write lock for {@link EntrySink}, the read lock for
+ * {@link EntryVisitor}): they must be short, non-blocking, and must not call back into this index.
+ *
+ * <p><b>CLOCK.</b> One persistent hand per priority walks segments in order and slots within each. A referenced
+ * entry loses its bit; an unreferenced one is removed. A sweep stops when enough bytes are freed, after a full
+ * revolution that saw no entry of the priority, or after two revolutions (the first may only clear bits).
+ * SINGLE entries are never referenced (a hit promotes them), so SINGLE entries go in hand order (slot
+ * order, not insertion order: a fingerprint table keeps no insertion order).
+ *
+ * <p>Thread-safety: safe for concurrent use by any number of threads.
+ */
+public final class BlockIndex {
+  /** Bits of the fingerprint that carry the file tag: 24 keeps 40 key bits per file while tags rarely collide. */
+  public static final int TAG_BITS = 24;
+  /** Key-hash bits that pick the stripe inside a file group: 8 stripes, so one huge file uses 8 locks. */
+  public static final int SUB_BITS = 3;
+  static final int SUB_BITS_POW = 1 << SUB_BITS;
+  /** Entries per file group at expectedEntries: bounds what removeFile scans (~1,000 entries). */
+  static final int ENTRIES_PER_FILE_GROUP = 1024;
+  /** Fewest file groups: 16 (128 segments) keeps removeFile partial even for small indexes. */
+  static final int MIN_FILE_GROUPS = 16;
+  /** Most file groups: 4,096 (32,768 segments, ~4.5 MB of fixed overhead) caps the empty-index cost. */
+  static final int MAX_FILE_GROUPS = 4096;
+  /** Estimated heap of an empty segment beyond its slots (Segment, StampedLock, counters, array header). */
+  static final int SEGMENT_OVERHEAD_BYTES = 136;
+
+  private static final int KEY_BITS = 64 - TAG_BITS;
+  private static final long KEY_MASK = (1L << KEY_BITS) - 1;
+
+  private final Segment[] segments;
+  private final int groupMask;
+  private final LongAdder size = new LongAdder();
+  private final LongAdder[] bytes = new LongAdder[CachePriority.COUNT];
+  private final ClockHand[] hands = new ClockHand[CachePriority.COUNT];
+
+  /**
+   * An empty index laid out for about {@code expectedEntries} entries; it grows past that without limit.
+   *
+   * @throws IllegalArgumentException if {@code expectedEntries} is negative
+   */
+  public BlockIndex(int expectedEntries) {
+    if (expectedEntries < 0) {
+      throw new IllegalArgumentException("expectedEntries must be >= 0, was " + expectedEntries);
+    }
+    int groups = Integer.highestOneBit(Math.max(1, expectedEntries / ENTRIES_PER_FILE_GROUP) * 2 - 1);
+    groups = Math.min(MAX_FILE_GROUPS, Math.max(MIN_FILE_GROUPS, groups));
+    this.groupMask = groups - 1;
+    for (int p = 0; p < CachePriority.COUNT; p++) {
+      bytes[p] = new LongAdder();
+      hands[p] = new ClockHand();
+    }
+    this.segments = new Segment[groups << SUB_BITS];
+    for (int i = 0; i < segments.length; i++) {
+      segments[i] = new Segment(size, bytes);
+    }
+  }
+
+  /** The stored fingerprint of {@code key} (layout in the class notes); never 0. */
+  static long fingerprint(BlockKey key) {
+    long fp = (key.fileHash() & ~KEY_MASK) | (key.hash64() & KEY_MASK);
+    return fp == 0 ? 1 : fp;
+  }
+
+  /** The file tag of a stored fingerprint (or of a fileHash). */
+  static long tagOf(long fingerprintOrFileHash) {
+    return fingerprintOrFileHash >>> KEY_BITS;
+  }
+
+  private int segmentIndex(long fileHash, long hash64) {
+    return ((int) fileHash & groupMask) << SUB_BITS | (int) (hash64 >>> (64 - SUB_BITS));
+  }
+
+  private Segment segmentOf(BlockKey key) {
+    return segments[segmentIndex(key.fileHash(), key.hash64())];
+  }
+
+  /**
+   * Returns the entry or {@link IndexEntry#ABSENT}; marks it accessed (CLOCK reference bit) and promotes a SINGLE
+   * entry to MULTI (a block read again moves to multi, as in HBase's BucketCache), moving its bytes between the
+   * per-priority totals. The returned value carries the priority after promotion.
+   */
+  public long get(BlockKey key) {
+    return segmentOf(key).lookup(fingerprint(key), true);
+  }
+
+  /** Like {@link #get} without touching access state (reference bit, priority): for revalidation after pinning. */
+  public long peek(BlockKey key) {
+    return segmentOf(key).lookup(fingerprint(key), false);
+  }
+
+  /**
+   * Inserts {@code entry} (unreferenced) if the key is absent.
+   *
+   * @return {@link IndexEntry#ABSENT} when inserted, else the existing entry, unchanged (also on a fingerprint
+   *     collision with another key: see the class notes)
+   * @throws IllegalArgumentException if {@code entry} is negative (not a packed {@link IndexEntry})
+   */
+  public long putIfAbsent(BlockKey key, long entry) {
+    checkEntry(entry);
+    return segmentOf(key).putIfAbsent(fingerprint(key), entry);
+  }
+
+  /** Removes the mapping of {@code key} only if it is exactly {@code entry} (reference bit ignored). */
+  public boolean remove(BlockKey key, long entry) {
+    return entry >= 0 && segmentOf(key).remove(fingerprint(key), entry);
+  }
+
+  /**
+   * Removes every entry of {@code file}, calling {@code sink} for each while holding that entry's segment write
+   * lock. Cost: the slots of the file's group ({@value #SUB_BITS_POW} segments, ~size()/{@link #fileGroups()}
+   * entries). Entries of another file with the same tag and group go too (see the class notes).
+   *
+   * @return the number of entries removed
+   */
+  public int removeFile(String file, EntrySink sink) {
+    Objects.requireNonNull(sink, "sink");
+    long fileHash = BlockKey.fileHash(file);
+    long tag = tagOf(fileHash);
+    int first = segmentIndex(fileHash, 0);
+    int removed = 0;
+    for (int s = 0; s < SUB_BITS_POW; s++) {
+      removed += segments[first + s].removeTag(tag, sink);
+    }
+    return removed;
+  }
+
+  /**
+   * CLOCK eviction of entries of {@code priority}, from the priority's persistent hand: a referenced entry loses its
+   * bit and stays; an unreferenced one is removed and passed to {@code sink} (under its segment's write lock), until
+   * at least {@code bytesToFree} bytes (sum of {@link IndexEntry#length}) are removed, a full revolution saw no entry
+   * of the priority, or two revolutions are done. Cost: the slots visited.
+   *
+   * @return bytes removed (may exceed {@code bytesToFree} by less than one entry, or fall short if not enough)
+   */
+  public long evict(CachePriority priority, long bytesToFree, EntrySink sink) {
+    Objects.requireNonNull(sink, "sink");
+    if (bytesToFree <= 0) {
+      return 0;
+    }
+    int p = priority.ordinal();
+    ClockHand hand = hands[p];
+    synchronized (hand) {
+      int n = segments.length;
+      hand.candidates = 0;
+      long freed = 0;
+      // 2n + 1 visits: two revolutions plus the start of the segment the hand started in.
+      for (int visit = 0; visit <= 2 * n && freed < bytesToFree; visit++) {
+        freed += segments[hand.segment].sweep(p, bytesToFree - freed, hand, sink);
+        if (hand.slot != 0) {
+          break; // stopped inside the segment: enough freed
+        }
+        hand.segment = (hand.segment + 1) & (n - 1);
+        if (visit == n && hand.candidates == 0) {
+          break; // a full revolution (back past where the hand started) found no entry of this priority
+        }
+      }
+      return freed;
+    }
+  }
+
+  /** Entries in the index. */
+  public long size() {
+    return size.sum();
+  }
+
+  /** Sum of {@link IndexEntry#length} over the entries of priority {@code p}. */
+  public long bytes(CachePriority p) {
+    return bytes[p.ordinal()].sum();
+  }
+
+  /** Estimated heap taken by the index: slot arrays and per-segment objects (compressed oops assumed). */
+  public long heapBytes() {
+    long total = 16L + 4L * segments.length;
+    for (Segment s : segments) {
+      total += SEGMENT_OVERHEAD_BYTES + 16L * s.capacityForMetrics();
+    }
+    return total;
+  }
+
+  /** Visits every entry as (segment, fingerprint, entry), one segment at a time under its read lock. */
+  public void forEach(EntryVisitor v) {
+    Objects.requireNonNull(v, "v");
+    for (int i = 0; i < segments.length; i++) {
+      segments[i].forEach(i, v);
+    }
+  }
+
+  /**
+   * Puts back a triple visited by {@link #forEach} of an index with the same {@link #segmentCount()}.
+   *
+   * @return {@link IndexEntry#ABSENT} when inserted, else the existing entry
+   * @throws IllegalArgumentException on a segment out of range, a 0 fingerprint or a negative entry
+   */
+  public long restore(int segment, long fingerprint, long entry) {
+    if (segment < 0 || segment >= segments.length) {
+      throw new IllegalArgumentException("segment must be in [0, " + segments.length + "), was " + segment);
+    }
+    if (fingerprint == 0) {
+      throw new IllegalArgumentException("fingerprint 0 marks an empty slot");
+    }
+    checkEntry(entry);
+    return segments[segment].putIfAbsent(fingerprint, entry);
+  }
+
+  /** Removes every entry, calling {@code sink} for each under its segment's write lock. */
+  public void clear(EntrySink sink) {
+    Objects.requireNonNull(sink, "sink");
+    for (Segment s : segments) {
+      s.clear(sink);
+    }
+  }
+
+  /** Number of segments (a persisted index restores only into an index with the same count). */
+  public int segmentCount() {
+    return segments.length;
+  }
+
+  /** Number of file groups: removeFile scans about size() / fileGroups() entries. */
+  public int fileGroups() {
+    return groupMask + 1;
+  }
+
+  private static void checkEntry(long entry) {
+    if (entry < 0) {
+      throw new IllegalArgumentException("not a packed IndexEntry: " + entry);
+    }
+  }
+}

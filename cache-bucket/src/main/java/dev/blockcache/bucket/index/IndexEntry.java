@@ -1,0 +1,120 @@
+package dev.blockcache.bucket.index;
+
+import dev.blockcache.api.BlockCategory;
+import dev.blockcache.api.CachePriority;
+
+/**
+ * Descriptor of the packed value the L2 index keeps per cached block: where the block's slot starts on the device,
+ * how many bytes are stored there, and the block's priority and category, in one {@code long}.
+ *
+ * <pre>
+ *  63 62                                 29 28                       4  3   2  1   0
+ *  +--+------------------------------------+--------------------------+------+------+
+ *  | 0|  slot offset / 256  (34 bits)      |  stored length (25 bits) | prio | cat  |
+ *  +--+------------------------------------+--------------------------+------+------+
+ * </pre>
+ * <ul>
+ *   <li>slot offset: in units of {@link #OFFSET_UNIT} bytes, so offsets up to {@link #MAX_OFFSET} (4 TiB) fit;</li>
+ *   <li>stored length: bytes in the slot (header plus block), {@code 0 .. }{@link #MAX_LENGTH} (32 MiB - 1);</li>
+ *   <li>prio: the {@link CachePriority} ordinal; cat: the {@link BlockCategory} ordinal.</li>
+ * </ul>
+ * Bit 63 of a packed value is always 0, so a packed value is never negative and {@link #ABSENT} ({@code -1}) can
+ * never be confused with one. ({@link BlockIndex} borrows bit 63 of the words it stores as the CLOCK reference bit;
+ * it never returns it.)
+ *
+ * <p>Thread-safety: stateless.
+ */
+public final class IndexEntry {
+  /** "No entry": the value lookups return on a miss. No packed value equals it. */
+  public static final long ABSENT = -1L;
+
+  /** Slot offsets are multiples of this many bytes (the allocator's alignment); 256 keeps 4 TiB within 34 bits. */
+  public static final int OFFSET_UNIT = 256;
+  /** Width of the offset field, in units of {@link #OFFSET_UNIT}. */
+  public static final int OFFSET_BITS = 34;
+  /** Width of the length field. */
+  public static final int LENGTH_BITS = 25;
+  /** Width of the priority field (three priorities). */
+  public static final int PRIORITY_BITS = 2;
+  /** Width of the category field (four categories). */
+  public static final int CATEGORY_BITS = 2;
+
+  public static final int CATEGORY_SHIFT = 0;
+  public static final int PRIORITY_SHIFT = CATEGORY_SHIFT + CATEGORY_BITS;
+  public static final int LENGTH_SHIFT = PRIORITY_SHIFT + PRIORITY_BITS;
+  public static final int OFFSET_SHIFT = LENGTH_SHIFT + LENGTH_BITS;
+
+  /** Largest storable length in bytes: 2^25 - 1. */
+  public static final int MAX_LENGTH = (1 << LENGTH_BITS) - 1;
+  /** Largest storable slot offset in bytes: (2^34 - 1) * 256, just under 4 TiB. */
+  public static final long MAX_OFFSET = ((1L << OFFSET_BITS) - 1) * OFFSET_UNIT;
+
+  private static final long CATEGORY_MASK = (1L << CATEGORY_BITS) - 1;
+  private static final long PRIORITY_MASK = (1L << PRIORITY_BITS) - 1;
+  private static final long LENGTH_MASK = (1L << LENGTH_BITS) - 1;
+  private static final long OFFSET_MASK = (1L << OFFSET_BITS) - 1;
+
+  static {
+    // The four fields fill bits 0..62 exactly; bit 63 stays free.
+    assert OFFSET_SHIFT + OFFSET_BITS == 63;
+  }
+
+  private IndexEntry() {}
+
+  /**
+   * Packs a slot.
+   *
+   * @throws IllegalArgumentException if {@code offset} is negative, not a multiple of {@link #OFFSET_UNIT} or above
+   *     {@link #MAX_OFFSET}, or {@code length} is outside {@code [0, MAX_LENGTH]}
+   */
+  public static long pack(long offset, int length, CachePriority priority, BlockCategory category) {
+    if (offset < 0 || offset > MAX_OFFSET || offset % OFFSET_UNIT != 0) {
+      throw new IllegalArgumentException("slot offset must be a multiple of " + OFFSET_UNIT + " in [0, " + MAX_OFFSET
+          + "], was " + offset);
+    }
+    if (length < 0 || length > MAX_LENGTH) {
+      throw new IllegalArgumentException("stored length must be in [0, " + MAX_LENGTH + "], was " + length);
+    }
+    return (offset / OFFSET_UNIT) << OFFSET_SHIFT
+        | (long) length << LENGTH_SHIFT
+        | (long) priority.ordinal() << PRIORITY_SHIFT
+        | (long) category.ordinal() << CATEGORY_SHIFT;
+  }
+
+  /** The slot offset in bytes. */
+  public static long offset(long entry) {
+    return ((entry >>> OFFSET_SHIFT) & OFFSET_MASK) * OFFSET_UNIT;
+  }
+
+  /** The stored length in bytes. */
+  public static int length(long entry) {
+    return (int) ((entry >>> LENGTH_SHIFT) & LENGTH_MASK);
+  }
+
+  public static CachePriority priority(long entry) {
+    return CachePriority.ofOrdinal(priorityOrdinal(entry));
+  }
+
+  public static BlockCategory category(long entry) {
+    return BlockCategory.ofOrdinal((int) ((entry >>> CATEGORY_SHIFT) & CATEGORY_MASK));
+  }
+
+  /** {@code entry} with its priority replaced by {@code p}; every other field unchanged. */
+  public static long withPriority(long entry, CachePriority p) {
+    return (entry & ~(PRIORITY_MASK << PRIORITY_SHIFT)) | (long) p.ordinal() << PRIORITY_SHIFT;
+  }
+
+  /** The priority ordinal, without the enum lookup (hot paths). */
+  static int priorityOrdinal(long entry) {
+    return (int) ((entry >>> PRIORITY_SHIFT) & PRIORITY_MASK);
+  }
+
+  /** A readable form for messages and tests. */
+  public static String toString(long entry) {
+    if (entry == ABSENT) {
+      return "ABSENT";
+    }
+    return "[offset=" + offset(entry) + ", length=" + length(entry) + ", " + priority(entry) + ", "
+        + category(entry) + "]";
+  }
+}

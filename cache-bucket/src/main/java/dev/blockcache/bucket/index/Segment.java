@@ -1,0 +1,371 @@
+package dev.blockcache.bucket.index;
+
+import dev.blockcache.api.CachePriority;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Arrays;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.StampedLock;
+
+/**
+ * One stripe of {@link BlockIndex}: an open-addressing hash table with linear probing and backward-shift deletion
+ * (no tombstones), over a single {@code long[]} of two words per slot:
+ *
+ * <pre>
+ *   table[2i]     fingerprint   (0 = empty slot; stored fingerprints are never 0)
+ *   table[2i + 1] stored entry  = IndexEntry value | REF_BIT (bit 63: CLOCK reference bit)
+ * </pre>
+ * A slot's home is {@code (low 32 bits of fingerprint * capacity) >>> 32}, so any capacity works (no power of two
+ * needed) and the table can grow by {@link #GROWTH_NUMERATOR}/{@link #GROWTH_DENOMINATOR} instead of doubling, which
+ * keeps the load, and so the heap per entry, in a narrow band.
+ *
+ * <p>Invariants, under {@link #lock}: every entry sits in the cluster that starts at its home (no empty slot between
+ * home and entry); {@link #size} is the number of non-empty slots; {@link #countByPriority} counts them per
+ * priority; the shared adders were updated by the same amounts.
+ *
+ * <p>Thread-safety: every mutation runs under the write lock of {@link #lock}. Lookups read optimistically and
+ * fall back to the read lock; a lookup sets the reference bit with a CAS on the exact word it read, so a lost race
+ * only loses the bit (see {@link BlockIndex} for the full model). Methods ending in {@code Locked} need the write
+ * lock.
+ */
+final class Segment {
+  /** Reference bit in a stored entry word: free in every {@link IndexEntry} value. */
+  static final long REF_BIT = Long.MIN_VALUE;
+  /** Smallest capacity in slots: 8 slots (128 bytes) keeps an empty segment cheap. */
+  static final int MIN_CAPACITY = 8;
+  /** The table grows when its load would exceed 4/5: linear probing stays short (~3 probes for a hit). */
+  static final int MAX_LOAD_NUMERATOR = 4;
+  static final int MAX_LOAD_DENOMINATOR = 5;
+  /** Growth factor 3/2: after a resize the load is 0.53, so a table never costs more than 16 / 0.53 = 30 B/entry. */
+  static final int GROWTH_NUMERATOR = 3;
+  static final int GROWTH_DENOMINATOR = 2;
+
+  private static final VarHandle WORDS = MethodHandles.arrayElementVarHandle(long[].class);
+
+  final StampedLock lock = new StampedLock();
+  @GuardedBy("lock")
+  private long[] table = new long[2 * MIN_CAPACITY];
+  @GuardedBy("lock")
+  private int size;
+  @GuardedBy("lock")
+  private final int[] countByPriority = new int[CachePriority.COUNT];
+
+  private final LongAdder totalSize;
+  private final LongAdder[] totalBytes;
+
+  Segment(LongAdder totalSize, LongAdder[] totalBytes) {
+    this.totalSize = totalSize;
+    this.totalBytes = totalBytes;
+  }
+
+  static int home(long fingerprint, int capacity) {
+    return (int) (((fingerprint & 0xFFFF_FFFFL) * capacity) >>> 32);
+  }
+
+  /** The slot holding {@code fp} in {@code t}, or {@code -(empty slot that ends the probe) - 1}. Bounded by capacity. */
+  private static int find(long[] t, long fp) {
+    int cap = t.length >>> 1;
+    int i = home(fp, cap);
+    for (int n = 0; n < cap; n++) {
+      long f = t[2 * i];
+      if (f == fp) {
+        return i;
+      }
+      if (f == 0) {
+        return -i - 1;
+      }
+      if (++i == cap) {
+        i = 0;
+      }
+    }
+    return Integer.MIN_VALUE; // full table: only seen by a racing optimistic read, which then fails validation
+  }
+
+  /**
+   * Looks {@code fp} up. With {@code touch}, sets the reference bit and promotes a SINGLE entry to MULTI.
+   *
+   * @return the entry (without the reference bit) or {@link IndexEntry#ABSENT}
+   */
+  long lookup(long fp, boolean touch) {
+    long[] t;
+    int slot;
+    long stored;
+    long stamp = lock.tryOptimisticRead();
+    if (stamp != 0) {
+      t = table;
+      slot = find(t, fp);
+      stored = slot >= 0 ? t[2 * slot + 1] : 0;
+      if (!lock.validate(stamp)) {
+        stamp = 0;
+      }
+    } else {
+      t = null;
+      slot = -1;
+      stored = 0;
+    }
+    if (stamp == 0) {
+      stamp = lock.readLock();
+      try {
+        t = table;
+        slot = find(t, fp);
+        stored = slot >= 0 ? t[2 * slot + 1] : 0;
+      } finally {
+        lock.unlockRead(stamp);
+      }
+    }
+    if (slot < 0) {
+      return IndexEntry.ABSENT;
+    }
+    long entry = stored & ~REF_BIT;
+    if (touch) {
+      if (IndexEntry.priorityOrdinal(entry) == CachePriority.SINGLE.ordinal()) {
+        return promote(fp);
+      }
+      if ((stored & REF_BIT) == 0) {
+        // Succeeds only if the word is still exactly what we read; else a writer changed it and the bit is moot.
+        WORDS.compareAndSet(t, 2 * slot + 1, stored, stored | REF_BIT);
+      }
+    }
+    return entry;
+  }
+
+  /** The repeat access of a SINGLE entry: it becomes MULTI and referenced. */
+  private long promote(long fp) {
+    long stamp = lock.writeLock();
+    try {
+      long[] t = table;
+      int slot = find(t, fp);
+      if (slot < 0) {
+        return IndexEntry.ABSENT; // removed since the lookup
+      }
+      long entry = t[2 * slot + 1] & ~REF_BIT;
+      int p = IndexEntry.priorityOrdinal(entry);
+      if (p == CachePriority.SINGLE.ordinal()) {
+        int length = IndexEntry.length(entry);
+        entry = IndexEntry.withPriority(entry, CachePriority.MULTI);
+        countByPriority[p]--;
+        countByPriority[CachePriority.MULTI.ordinal()]++;
+        totalBytes[p].add(-length);
+        totalBytes[CachePriority.MULTI.ordinal()].add(length);
+      }
+      t[2 * slot + 1] = entry | REF_BIT;
+      return entry;
+    } finally {
+      lock.unlockWrite(stamp);
+    }
+  }
+
+  /** Inserts {@code entry} under {@code fp} unless present; returns ABSENT when inserted, else the existing entry. */
+  long putIfAbsent(long fp, long entry) {
+    long stamp = lock.writeLock();
+    try {
+      return putIfAbsentLocked(fp, entry);
+    } finally {
+      lock.unlockWrite(stamp);
+    }
+  }
+
+  private long putIfAbsentLocked(long fp, long entry) {
+    int slot = find(table, fp);
+    if (slot >= 0) {
+      return table[2 * slot + 1] & ~REF_BIT;
+    }
+    int cap = table.length >>> 1;
+    if ((long) (size + 1) * MAX_LOAD_DENOMINATOR > (long) cap * MAX_LOAD_NUMERATOR) {
+      resizeLocked(Math.max(MIN_CAPACITY, (int) ((long) cap * GROWTH_NUMERATOR / GROWTH_DENOMINATOR)));
+      slot = find(table, fp);
+    }
+    int free = -slot - 1;
+    table[2 * free] = fp;
+    table[2 * free + 1] = entry;
+    size++;
+    int p = IndexEntry.priorityOrdinal(entry);
+    countByPriority[p]++;
+    totalSize.increment();
+    totalBytes[p].add(IndexEntry.length(entry));
+    return IndexEntry.ABSENT;
+  }
+
+  private void resizeLocked(int newCapacity) {
+    long[] old = table;
+    long[] t = new long[2 * newCapacity];
+    for (int i = 0; i < old.length; i += 2) {
+      long fp = old[i];
+      if (fp != 0) {
+        int j = home(fp, newCapacity);
+        while (t[2 * j] != 0) {
+          if (++j == newCapacity) {
+            j = 0;
+          }
+        }
+        t[2 * j] = fp;
+        t[2 * j + 1] = old[i + 1];
+      }
+    }
+    table = t; // plain write: optimistic readers of the old array fail validation
+  }
+
+  /** Removes {@code fp} if it maps to exactly {@code entry}. */
+  boolean remove(long fp, long entry) {
+    long stamp = lock.writeLock();
+    try {
+      int slot = find(table, fp);
+      if (slot < 0 || (table[2 * slot + 1] & ~REF_BIT) != entry) {
+        return false;
+      }
+      deleteLocked(slot);
+      return true;
+    } finally {
+      lock.unlockWrite(stamp);
+    }
+  }
+
+  /**
+   * Empties slot {@code i} and shifts later members of its cluster back so that no lookup is cut short (Knuth's
+   * Algorithm R). Entries only ever move to an earlier position of their cluster.
+   */
+  private void deleteLocked(int i) {
+    long[] t = table;
+    int cap = t.length >>> 1;
+    long entry = t[2 * i + 1] & ~REF_BIT;
+    int hole = i;
+    int j = i;
+    while (true) {
+      if (++j == cap) {
+        j = 0;
+      }
+      long f = t[2 * j];
+      if (f == 0) {
+        break;
+      }
+      int h = home(f, cap);
+      // The entry at j may fill the hole unless its home lies cyclically in (hole, j].
+      boolean homeAfterHole = hole <= j ? (hole < h && h <= j) : (hole < h || h <= j);
+      if (!homeAfterHole) {
+        t[2 * hole] = f;
+        t[2 * hole + 1] = t[2 * j + 1];
+        hole = j;
+      }
+    }
+    t[2 * hole] = 0;
+    t[2 * hole + 1] = 0;
+    size--;
+    int p = IndexEntry.priorityOrdinal(entry);
+    countByPriority[p]--;
+    totalSize.decrement();
+    totalBytes[p].add(-IndexEntry.length(entry));
+  }
+
+  /** Removes every entry whose fingerprint tag is {@code tag}, passing each to {@code sink}. Scans the segment. */
+  int removeTag(long tag, EntrySink sink) {
+    long stamp = lock.writeLock();
+    try {
+      int removed = 0;
+      int cap = table.length >>> 1;
+      // A deletion can pull a later entry (or one wrapped from slot 0) into slot i, so i is examined again.
+      for (int i = 0; i < cap && size > 0; ) {
+        long f = table[2 * i];
+        if (f != 0 && BlockIndex.tagOf(f) == tag) {
+          long entry = table[2 * i + 1] & ~REF_BIT;
+          deleteLocked(i);
+          sink.removed(entry);
+          removed++;
+        } else {
+          i++;
+        }
+      }
+      return removed;
+    } finally {
+      lock.unlockWrite(stamp);
+    }
+  }
+
+  /**
+   * One CLOCK pass over this segment for entries of priority {@code p}, from slot {@code hand.slot} to the end.
+   * Referenced entries lose their bit; unreferenced ones are chosen until {@code need} bytes are, then removed (to
+   * {@code sink}) after the scan, so that no backward shift can move an examined entry in front of the scan and
+   * have it examined twice. Updates {@code hand.slot} (where the next pass resumes, or 0 when the segment is done)
+   * and {@code hand.candidates}; returns the bytes freed.
+   */
+  long sweep(int p, long need, ClockHand hand, EntrySink sink) {
+    long stamp = lock.writeLock();
+    try {
+      if (countByPriority[p] == 0) {
+        hand.slot = 0;
+        return 0;
+      }
+      long[] t = table;
+      int cap = t.length >>> 1;
+      long freed = 0;
+      int victims = 0;
+      int i = Math.min(hand.slot, cap);
+      for (; i < cap && freed < need; i++) {
+        long stored = t[2 * i + 1];
+        if (t[2 * i] != 0 && IndexEntry.priorityOrdinal(stored) == p) {
+          hand.candidates++;
+          if ((stored & REF_BIT) != 0) {
+            t[2 * i + 1] = stored & ~REF_BIT;
+          } else {
+            victims = hand.addVictim(victims, t[2 * i]);
+            freed += IndexEntry.length(stored);
+          }
+        }
+      }
+      hand.slot = i < cap ? i : 0;
+      for (int v = 0; v < victims; v++) {
+        int slot = find(table, hand.victims[v]);
+        long entry = table[2 * slot + 1] & ~REF_BIT; // present: we hold the lock since choosing it
+        deleteLocked(slot);
+        sink.removed(entry);
+      }
+      return freed;
+    } finally {
+      lock.unlockWrite(stamp);
+    }
+  }
+
+  /** Removes everything (to {@code sink}) and shrinks the table to its minimum. Returns the entries removed. */
+  int clear(EntrySink sink) {
+    long stamp = lock.writeLock();
+    try {
+      long[] t = table;
+      int removed = 0;
+      for (int i = 0; i < t.length; i += 2) {
+        if (t[i] != 0) {
+          long entry = t[i + 1] & ~REF_BIT;
+          int p = IndexEntry.priorityOrdinal(entry);
+          totalBytes[p].add(-IndexEntry.length(entry));
+          sink.removed(entry);
+          removed++;
+        }
+      }
+      totalSize.add(-removed);
+      table = new long[2 * MIN_CAPACITY];
+      size = 0;
+      Arrays.fill(countByPriority, 0);
+      return removed;
+    } finally {
+      lock.unlockWrite(stamp);
+    }
+  }
+
+  /** Visits every entry under the read lock. */
+  void forEach(int segment, EntryVisitor v) {
+    long stamp = lock.readLock();
+    try {
+      long[] t = table;
+      for (int i = 0; i < t.length; i += 2) {
+        if (t[i] != 0) {
+          v.visit(segment, t[i], t[i + 1] & ~REF_BIT);
+        }
+      }
+    } finally {
+      lock.unlockRead(stamp);
+    }
+  }
+
+  /** Capacity in slots; a racy read, for metrics. */
+  int capacityForMetrics() {
+    return table.length >>> 1;
+  }
+}
