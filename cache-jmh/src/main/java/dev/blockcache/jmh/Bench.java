@@ -27,6 +27,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
  *   <li>{@code bench.prof} (default none): a JMH profiler to add, e.g. {@code gc} for allocated bytes per operation.</li>
  *   <li>{@code bench.params} (default none): restricts parameters, {@code NAME=v1,v2;NAME2=v3}, e.g.
  *       {@code competitor=OURS_LRU,HBASE_LRU;distribution=ZIPF}.</li>
+ *   <li>{@code bench.jvmArgs} (default none): extra flags for every fork, space-separated, added to (not replacing)
+ *       {@link BenchmarkDefaults}' flags, e.g. {@code -Dio.netty.leakDetection.level=disabled}.</li>
  *   <li>{@code bench.results} (default {@code results}): the directory the files go to, created if missing;
  *       written as {@code jmh-MODE.json} and {@code report-MODE.md}.</li>
  * </ul>
@@ -84,6 +86,11 @@ public final class Bench {
     String profiler = System.getProperty("bench.prof", "").trim();
     if (!profiler.isEmpty()) {
       options.addProfiler(profiler);
+    }
+    String extraFlags = System.getProperty("bench.jvmArgs", "").trim();
+    if (!extraFlags.isEmpty()) {
+      // Prepend: an append given here would replace the annotated jvmArgsAppend instead of adding to it.
+      options.jvmArgsPrepend(extraFlags.split("\\s+"));
     }
     for (String spec : System.getProperty("bench.params", "").split(";")) {
       if (spec.isBlank()) {
