@@ -18,8 +18,9 @@ import org.openjdk.jmh.annotations.Threads;
  *
  * <ul>
  *   <li><b>Workload</b>: {@link #keys} blocks of {@link BenchmarkDefaults#BLOCK_SIZE} bytes (4 KiB; 64 Ki blocks =
- *       256 MiB by default) spread over 32 files, all cached before measurement into a cache sized 25% above them
- *       ({@link #capacity}), so that nothing is evicted and every get hits (a miss throws). Gets only: no insert, no eviction.</li>
+ *       256 MiB by default) spread over 32 files, all cached before measurement into a cache that they fill to 55–80%
+ *       ({@link #capacity}), so that nothing is evicted and every get hits (a miss throws). Gets only: no insert,
+ *       no eviction.</li>
  *   <li><b>Keys</b>: {@link KeyDistribution#UNIFORM} or {@link KeyDistribution#ZIPF} (s = 0.99, hottest ranks
  *       scattered over the key space), drawn in advance from a fixed seed into a 2^20-entry index array; each thread
  *       walks the array from its own start with an index increment, so the hot loop pays no random-number cost.</li>
