@@ -1,0 +1,48 @@
+package dev.blockcache.jmh;
+
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The defaults every benchmark of this module inherits: throughput in operations per second, the "full" run length
+ * (2 forks, 5 × 2 s warmup, 5 × 2 s measurement; {@link Bench} shortens it for quick and smoke runs), and the JVM
+ * flags of every fork.
+ *
+ * <p>Fork flags, and why:
+ * <ul>
+ *   <li>{@code -Xms} = {@code -Xmx} and {@code -XX:+AlwaysPreTouch}: on this kind of VM the first touch of a heap page
+ *       is very slow, and without pre-touching, get throughput drops 3–4× for seconds in mid-measurement.</li>
+ *   <li>The {@code --add-opens}/{@code --add-exports} set and the shaded-netty property: HBase's caches (its
+ *       {@code ByteBuff}, {@code UnsafeAccess} and shaded netty) reach into {@code java.base} and fail without them.
+ *       They are given to every fork, whichever competitor it runs, so that no competitor runs under other flags.</li>
+ * </ul>
+ *
+ * <p>Subclasses are {@link Scope#Benchmark} states; JMH inherits these annotations. Thread-safety: no state here.
+ */
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Fork(value = 2, jvmArgsAppend = {
+    "-Xms" + BenchmarkDefaults.HEAP, "-Xmx" + BenchmarkDefaults.HEAP, "-XX:+AlwaysPreTouch",
+    "--add-opens", "java.base/java.nio=ALL-UNNAMED",
+    "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
+    "--add-opens", "java.base/java.lang=ALL-UNNAMED",
+    "--add-opens", "java.base/jdk.internal.ref=ALL-UNNAMED",
+    "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
+    "-Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true"})
+@Warmup(iterations = 5, time = 2)
+@Measurement(iterations = 5, time = 2)
+@State(Scope.Benchmark)
+public abstract class BenchmarkDefaults {
+  /** Heap of every fork, fixed and pre-touched: room for a 256 MiB pre-populated L1 twice over plus the JVM's own. */
+  public static final String HEAP = "2g";
+
+  /** The block size every L1 benchmark caches: 4 KiB, a typical index or small data block. */
+  public static final int BLOCK_SIZE = 4096;
+}

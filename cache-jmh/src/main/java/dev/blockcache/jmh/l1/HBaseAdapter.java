@@ -1,0 +1,90 @@
+package dev.blockcache.jmh.l1;
+
+import java.nio.ByteBuffer;
+import org.apache.hadoop.hbase.HConstants;
+import org.apache.hadoop.hbase.io.ByteBuffAllocator;
+import org.apache.hadoop.hbase.io.hfile.BlockCacheKey;
+import org.apache.hadoop.hbase.io.hfile.BlockType;
+import org.apache.hadoop.hbase.io.hfile.Cacheable;
+import org.apache.hadoop.hbase.io.hfile.FirstLevelBlockCache;
+import org.apache.hadoop.hbase.io.hfile.HFileBlock;
+import org.apache.hadoop.hbase.io.hfile.HFileBlockBuilder;
+import org.apache.hadoop.hbase.io.hfile.HFileContext;
+import org.apache.hadoop.hbase.io.hfile.HFileContextBuilder;
+import org.apache.hadoop.hbase.nio.ByteBuff;
+
+/**
+ * One of HBase 2.6's first-level caches ({@code LruBlockCache}, {@code TinyLfuBlockCache}) holding on-heap
+ * {@link HFileBlock}s, as HBase's HFile reader caches them.
+ *
+ * <p>Reference counting follows HBase's reader contract: a block read from disk starts with one reference (the
+ * reader's); {@code cacheBlock} takes a reference of its own for a heap block, and the reader then releases its
+ * reference. {@code getBlock} retains the block for the caller inside the map's {@code computeIfPresent} (HBASE-22422),
+ * and the reader releases it when done with it — which the adapter does after reading the block's serialized length.
+ *
+ * <p>Thread-safety: as {@link L1Adapter}.
+ */
+final class HBaseAdapter implements L1Adapter {
+  private final String name;
+  private final FirstLevelBlockCache cache;
+  private final BlockCacheKey[] keys;
+
+  HBaseAdapter(String name, FirstLevelBlockCache cache, int keyCount) {
+    this.name = name;
+    this.cache = cache;
+    this.keys = new BlockCacheKey[keyCount];
+  }
+
+  @Override
+  public void populate(int blockSize) {
+    Keys names = new Keys(blockSize);
+    HFileContext context = new HFileContextBuilder().withBlockSize(blockSize).build();
+    int header = HConstants.HFILEBLOCK_HEADER_SIZE;
+    for (int i = 0; i < keys.length; i++) {
+      keys[i] = new BlockCacheKey(names.file(i), names.offset(i), true, BlockType.DATA);
+      byte[] bytes = new byte[header + blockSize];
+      System.arraycopy(names.content(i), 0, bytes, header, blockSize);
+      HFileBlock block = new HFileBlockBuilder()
+          .withBlockType(BlockType.DATA)
+          .withOnDiskSizeWithoutHeader(blockSize)
+          .withUncompressedSizeWithoutHeader(blockSize)
+          .withOnDiskDataSizeWithHeader(header + blockSize)
+          .withPrevBlockOffset(-1)
+          .withOffset(names.offset(i))
+          .withNextBlockOnDiskSize(-1)
+          .withFillHeader(true)
+          .withByteBuff(ByteBuff.wrap(ByteBuffer.wrap(bytes)))
+          .withHFileContext(context)
+          .withByteBuffAllocator(ByteBuffAllocator.HEAP)
+          .withShared(false)
+          .build();
+      cache.cacheBlock(keys[i], block);
+      block.release(); // the reader's reference; the cache keeps its own
+    }
+    long count = cache.getBlockCount();
+    if (count != keys.length) {
+      throw new IllegalStateException(name + ": " + count + " of " + keys.length + " blocks cached");
+    }
+  }
+
+  @Override
+  public int get(int i) {
+    Cacheable block = cache.getBlock(keys[i], true, false, true);
+    if (block == null) {
+      throw L1Adapter.miss(name, i);
+    }
+    int length = block.getSerializedLength();
+    block.release();
+    return length;
+  }
+
+  @Override
+  public long blockCount() {
+    return cache.getBlockCount();
+  }
+
+  @Override
+  public void close() {
+    cache.shutdown();
+  }
+}

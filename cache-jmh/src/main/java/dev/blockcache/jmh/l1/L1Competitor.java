@@ -1,0 +1,82 @@
+package dev.blockcache.jmh.l1;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.blockcache.api.BlockKey;
+import dev.blockcache.buffer.HeapBlock;
+import dev.blockcache.config.LruConfig;
+import dev.blockcache.config.TinyLfuConfig;
+import dev.blockcache.l1.lru.LruBlockCache;
+import dev.blockcache.l1.tinylfu.TinyLfuBlockCache;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ForkJoinPool;
+
+/**
+ * The L1 competitors, selected by a {@code @Param}. Each builds its cache with the capacity given, the defaults its
+ * project ships, and the threads it runs in production.
+ *
+ * <p>Thread-safety: immutable.
+ */
+public enum L1Competitor {
+  /** blockcache's LruBlockCache, HBase defaults, background evictor started (it idles: nothing is inserted). */
+  OURS_LRU {
+    @Override
+    L1Adapter create(long capacity, int keys, int blockSize) {
+      LruConfig config = LruConfig.builder(capacity).minBlockSize(blockSize).build();
+      return new OursAdapter(name(), new LruBlockCache(config).start(), keys);
+    }
+  },
+  /** blockcache's TinyLfuBlockCache (Caffeine, maintenance on the calling thread). */
+  OURS_TINYLFU {
+    @Override
+    L1Adapter create(long capacity, int keys, int blockSize) {
+      TinyLfuConfig config = TinyLfuConfig.of(capacity, TinyLfuConfig.DEFAULT_MAX_BLOCK_SIZE, blockSize);
+      return new OursAdapter(name(), new TinyLfuBlockCache(config), keys);
+    }
+  },
+  /** HBase 2.6's LruBlockCache with its eviction thread, as a RegionServer builds it. */
+  HBASE_LRU {
+    @Override
+    L1Adapter create(long capacity, int keys, int blockSize) {
+      return new HBaseAdapter(name(),
+          new org.apache.hadoop.hbase.io.hfile.LruBlockCache(capacity, blockSize, true), keys);
+    }
+  },
+  /**
+   * HBase 2.6's TinyLfuBlockCache with the common fork-join pool as its Caffeine executor, as HBase's
+   * BlockCacheFactory builds it. HBase built it against Caffeine 2.8.1; here it runs on our Caffeine 3.x.
+   */
+  HBASE_TINYLFU {
+    @Override
+    L1Adapter create(long capacity, int keys, int blockSize) {
+      return new HBaseAdapter(name(), new org.apache.hadoop.hbase.io.hfile.TinyLfuBlockCache(
+          capacity, blockSize, TinyLfuConfig.DEFAULT_MAX_BLOCK_SIZE, ForkJoinPool.commonPool()), keys);
+    }
+  },
+  /**
+   * A raw bounded Caffeine cache, key to byte[], weighted and executed as OURS_TINYLFU's cache is: the floor that
+   * OURS_TINYLFU's get can approach. Gets are {@code Cache.getIfPresent}.
+   */
+  CAFFEINE {
+    @Override
+    L1Adapter create(long capacity, int keys, int blockSize) {
+      Cache<BlockKey, byte[]> cache = Caffeine.newBuilder()
+          .maximumWeight(capacity)
+          .weigher((BlockKey key, byte[] block) -> block.length + HeapBlock.ENTRY_OVERHEAD)
+          .executor(Runnable::run)
+          .build();
+      return new MapAdapter(name(), cache.asMap(), cache::getIfPresent, cache::cleanUp, keys);
+    }
+  },
+  /** A bare ConcurrentHashMap, key to byte[]: no policy, no counting, no reference counting. */
+  CHM {
+    @Override
+    L1Adapter create(long capacity, int keys, int blockSize) {
+      ConcurrentHashMap<BlockKey, byte[]> map = new ConcurrentHashMap<>(keys * 2);
+      return new MapAdapter(name(), map, map::get, () -> { }, keys);
+    }
+  };
+
+  /** A competitor sized to {@code capacity} bytes, for a key set of {@code keys} blocks of {@code blockSize}. */
+  abstract L1Adapter create(long capacity, int keys, int blockSize);
+}

@@ -1,0 +1,113 @@
+package dev.blockcache.jmh.l1;
+
+import dev.blockcache.jmh.BenchmarkDefaults;
+import dev.blockcache.jmh.workload.KeyDistribution;
+import dev.blockcache.jmh.workload.KeyIndexes;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Threads;
+
+/**
+ * L1 get-hit throughput: how many gets per second a first-level cache serves when every get hits.
+ *
+ * <ul>
+ *   <li><b>Workload</b>: {@link #keys} blocks of {@link BenchmarkDefaults#BLOCK_SIZE} bytes (4 KiB; 64 Ki blocks =
+ *       256 MiB by default) spread over 32 files, all cached before measurement into a cache that they fill to 55–80%
+ *       ({@link #capacity}), so that nothing is evicted and every get hits (a miss throws). Gets only: no insert,
+ *       no eviction.</li>
+ *   <li><b>Keys</b>: {@link KeyDistribution#UNIFORM} or {@link KeyDistribution#ZIPF} (s = 0.99, hottest ranks
+ *       scattered over the key space), drawn in advance from a fixed seed into a 2^20-entry index array; each thread
+ *       walks the array from its own start with an index increment, so the hot loop pays no random-number cost.</li>
+ *   <li><b>Per get</b>: the competitor's get, the block's length read, and the reference the get handed out released
+ *       per the competitor's contract (ours: {@code ByteBuf.release()}; HBase: {@code Cacheable.release()} of the
+ *       reference {@code getBlock} retained for the caller). Hits are counted in each cache's statistics, as on a
+ *       reader's normal path.</li>
+ *   <li><b>Threads</b>: {@link #get1Thread} and {@link #get2Threads}, the same get with 1 and 2 threads.</li>
+ *   <li><b>Competitors</b> ({@link L1Competitor}): OURS_LRU, OURS_TINYLFU, HBASE_LRU, HBASE_TINYLFU, CAFFEINE (raw
+ *       bounded {@code Cache.getIfPresent}), CHM ({@code ConcurrentHashMap.get}).</li>
+ *   <li><b>Lifecycle</b>: OURS_LRU's background evictor is started, as in production; with no inserts it never runs.
+ *       HBase's LruBlockCache runs its eviction thread too.</li>
+ * </ul>
+ *
+ * <p>Run (quick mode, results and the Markdown report in {@code results/}):
+ * <pre>./mvnw -B -Pbench verify -Dbench.include=L1GetBenchmark</pre>
+ * or, on the built classpath, {@code java -cp ... org.openjdk.jmh.Main L1GetBenchmark} for the annotated defaults.
+ *
+ * <p>Thread-safety: a JMH state; the adapter is shared by the benchmark threads, each walking its own {@link Cursor}.
+ */
+public class L1GetBenchmark extends BenchmarkDefaults {
+
+  @Param
+  public L1Competitor competitor;
+
+  @Param
+  public KeyDistribution distribution;
+
+  /** Number of cached blocks. */
+  @Param("65536")
+  public int keys;
+
+  private L1Adapter cache;
+  private int[] sequence;
+
+  /** One benchmark thread's position in the key sequence; threads start half a sequence apart. */
+  @State(Scope.Thread)
+  public static class Cursor {
+    private static final AtomicInteger THREADS = new AtomicInteger();
+    int next;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+      next = THREADS.getAndIncrement() * (KeyIndexes.LENGTH / 2 + 7919);
+    }
+  }
+
+  @Setup(Level.Trial)
+  public void setUp() {
+    sequence = distribution.sequence(keys, 0x5EED_1234L);
+    cache = competitor.create(capacity(keys), keys, BLOCK_SIZE);
+    cache.populate(BLOCK_SIZE);
+    // Touch every key once, so that a first access (HBase and OURS_LRU promote single to multi on it) does not
+    // land in the measured phase, and check that the whole key set hits.
+    for (int i = 0; i < keys; i++) {
+      cache.get(i);
+    }
+    if (cache.blockCount() != keys) {
+      throw new IllegalStateException(competitor + ": " + cache.blockCount() + " of " + keys + " blocks cached");
+    }
+  }
+
+  /**
+   * Each cache's capacity: 1.25 × {@code keys × (block + 1 KiB)}, so that the content fills 55–80% of it whatever
+   * per-entry overhead a competitor accounts. Above half full matters: Caffeine (raw, ours and HBase's TinyLFU)
+   * starts its frequency sketch, and with it the recording of reads, only at half of a weighted cache's maximum, so
+   * a half-empty cache would measure a Caffeine that skips its policy work. Below HBase's acceptable factor (0.99)
+   * matters too: nothing is evicted.
+   */
+  static long capacity(int keys) {
+    return (long) keys * (BLOCK_SIZE + 1024) * 5 / 4;
+  }
+
+  @TearDown(Level.Trial)
+  public void tearDown() {
+    cache.close();
+  }
+
+  @Benchmark
+  @Threads(1)
+  public int get1Thread(Cursor cursor) {
+    return cache.get(sequence[cursor.next++ & KeyIndexes.MASK]);
+  }
+
+  @Benchmark
+  @Threads(2)
+  public int get2Threads(Cursor cursor) {
+    return cache.get(sequence[cursor.next++ & KeyIndexes.MASK]);
+  }
+}
