@@ -6,6 +6,7 @@ import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.StampedLock;
+import java.util.function.LongPredicate;
 
 /**
  * One stripe of {@link BlockIndex}: an open-addressing hash table with linear probing and backward-shift deletion
@@ -287,7 +288,7 @@ final class Segment {
    * have it examined twice. Updates {@code hand.slot} (where the next pass resumes, or 0 when the segment is done)
    * and {@code hand.candidates}; returns the bytes freed.
    */
-  long sweep(int p, long need, ClockHand hand, EntrySink sink) {
+  long sweep(int p, long need, LongPredicate accept, ClockHand hand, EntrySink sink) {
     long stamp = lock.writeLock();
     try {
       if (countByPriority[p] == 0) {
@@ -301,7 +302,7 @@ final class Segment {
       int i = Math.min(hand.slot, cap);
       for (; i < cap && freed < need; i++) {
         long stored = t[2 * i + 1];
-        if (t[2 * i] != 0 && IndexEntry.priorityOrdinal(stored) == p) {
+        if (t[2 * i] != 0 && IndexEntry.priorityOrdinal(stored) == p && accept.test(stored & ~REF_BIT)) {
           hand.candidates++;
           if ((stored & REF_BIT) != 0) {
             t[2 * i + 1] = stored & ~REF_BIT;
