@@ -239,6 +239,11 @@ public final class BucketCache implements BlockCache {
     reader.close();
   }
 
+  /** The wiring, for tests in this package. */
+  BucketCacheParts parts() {
+    return parts;
+  }
+
   /** Whether the engine's memory has been released (closed and no view outstanding). */
   boolean engineReleased() {
     return reader.engineReleased();

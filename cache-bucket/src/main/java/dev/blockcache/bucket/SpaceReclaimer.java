@@ -21,13 +21,15 @@ import java.util.function.LongPredicate;
  *       {@code factor × minFactor × capacity}, and each priority gives its share through the index's CLOCK sweep.</li>
  *   <li><b>Size-class pass</b>, when the block's size class is still starved (the cache may be below the accept
  *       factor while one class has no free item and no empty bucket is left): evict blocks of that class only —
- *       single first, then multi, then memory — at least one item and {@code extraFreeFactor} of the class's items.
- *       A class that holds no block at all cannot be helped that way; a global pass of {@code extraFreeFactor ×
- *       capacity} then frees whatever buckets it empties.</li>
+ *       single first, then multi, then memory — at least one item and {@code extraFreeFactor} of the class's items.</li>
+ *   <li><b>Bucket pass</b>, when the class holds no block at all (the workload's block sizes moved): random eviction
+ *       would take long to empty any bucket, so the bucket of another class holding the fewest bytes is emptied
+ *       outright and moves to the starved class. This pass scans the buckets and the index; it runs only when the
+ *       size mix shifts.</li>
  * </ol>
- * The cost of a pass is proportional to the entries the sweeps visit, never a scan of the whole index. Evicted slots
- * go to the sink, which frees them once no reader holds them: freed bytes may therefore come back later than the
- * pass, and the writer retries a bounded number of times.
+ * The global and size-class passes cost the entries their CLOCK sweeps visit, not a scan of the index. Evicted
+ * slots go to the sink, which frees them once no reader holds them, so a pinned slot comes back later than the pass;
+ * a block that still finds no slot is dropped and counted ({@code NO_SPACE}).
  *
  * <p>Thread-safety: {@link #reclaimFor} is serialised; concurrent writers wait for the running pass and then retry
  * their allocation, which usually succeeds without a pass of their own.
@@ -70,9 +72,19 @@ final class SpaceReclaimer {
       }
     }
     if (evictSizeClass(length) == 0) {
-      evictPlanned((long) (config.extraFreeFactor() * capacity), (long) (config.minFactor() * capacity));
+      emptyCheapestBucket(allocator.sizeClassOf(length));
     }
     return allocator.allocate(length);
+  }
+
+  /** Evicts every block of the bucket that is cheapest to empty, so that it can move to {@code sizeClass}. */
+  private void emptyCheapestBucket(int sizeClass) {
+    long start = allocator.cheapestBucketToEmpty(sizeClass);
+    if (start < 0) {
+      return;
+    }
+    long end = start + allocator.bucketCapacity();
+    index.removeEntries(entry -> IndexEntry.offset(entry) >= start && IndexEntry.offset(entry) < end, evicted);
   }
 
   private long evictSizeClass(int length) {

@@ -199,6 +199,23 @@ public final class BlockIndex {
   }
 
   /**
+   * Removes every entry that {@code accept} takes, whatever its priority or reference bit, passing each to
+   * {@code sink} (under its segment's write lock). Cost: a scan of the whole index, one segment at a time — for rare
+   * repairs such as emptying one bucket so that it can change size class, never for routine eviction.
+   *
+   * @return the entries removed
+   */
+  public int removeEntries(LongPredicate accept, EntrySink sink) {
+    Objects.requireNonNull(accept, "accept");
+    Objects.requireNonNull(sink, "sink");
+    int removed = 0;
+    for (Segment segment : segments) {
+      removed += segment.removeEntries(accept, sink);
+    }
+    return removed;
+  }
+
+  /**
    * CLOCK eviction of entries of {@code priority}, from the priority's persistent hand: a referenced entry loses its
    * bit and stays; an unreferenced one is removed and passed to {@code sink} (under its segment's write lock), until
    * at least {@code bytesToFree} bytes (sum of {@link IndexEntry#length}) are removed, a full revolution saw no entry

@@ -259,6 +259,21 @@ final class Segment {
 
   /** Removes every entry whose fingerprint tag is {@code tag}, passing each to {@code sink}. Scans the segment. */
   int removeTag(long tag, EntrySink sink) {
+    return removeWhere((fingerprint, entry) -> BlockIndex.tagOf(fingerprint) == tag, sink);
+  }
+
+  /** Removes every entry {@code accept} takes (to {@code sink}); returns how many. */
+  int removeEntries(LongPredicate accept, EntrySink sink) {
+    return removeWhere((fingerprint, entry) -> accept.test(entry), sink);
+  }
+
+  /** Decides on one slot's (fingerprint, entry without the reference bit). */
+  @FunctionalInterface
+  private interface SlotFilter {
+    boolean test(long fingerprint, long entry);
+  }
+
+  private int removeWhere(SlotFilter filter, EntrySink sink) {
     long stamp = lock.writeLock();
     try {
       int removed = 0;
@@ -266,8 +281,8 @@ final class Segment {
       // A deletion can pull a later entry (or one wrapped from slot 0) into slot i, so i is examined again.
       for (int i = 0; i < cap && size > 0; ) {
         long f = table[2 * i];
-        if (f != 0 && BlockIndex.tagOf(f) == tag) {
-          long entry = table[2 * i + 1] & ~REF_BIT;
+        long entry = table[2 * i + 1] & ~REF_BIT;
+        if (f != 0 && filter.test(f, entry)) {
           deleteLocked(i);
           sink.removed(entry);
           removed++;
