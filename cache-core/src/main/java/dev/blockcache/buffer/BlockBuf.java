@@ -26,8 +26,11 @@ import java.nio.channels.ScatteringByteChannel;
  * {@link io.netty.util.IllegalReferenceCountException}, so a released view can never read memory that was reused.
  *
  * <p>Each view has its own reference count, private to the reader that holds it until it shares the view: a hit never
- * increments a counter that other readers' threads touch. Views are tracked by netty's leak detector like any
- * allocator-made buffer (at netty's configured level), so a view that is dropped without a release is reported.
+ * increments a counter that other readers' threads touch. Views are tracked by netty's leak detector when its level
+ * is {@code ADVANCED} or {@code PARANOID} (every test runs at {@code PARANOID}), so a view that is dropped without a
+ * release is reported. At netty's default {@code SIMPLE} level views are not tracked: a hit is the hottest path of a
+ * cache, and sampling one view in 128 with a stack trace measured at half the L1 hit throughput
+ * ({@code docs/benchmarks.md}).
  *
  * <p>Every mutator throws {@link ReadOnlyBufferException}; {@link #hasArray()} and {@link #hasMemoryAddress()} are false
  * so that the cached bytes cannot be reached for writing.
@@ -51,7 +54,7 @@ public final class BlockBuf extends AbstractReferenceCountedByteBuf {
     this.owner = owner;
     this.token = token;
     setIndex(0, length);
-    this.leak = LEAKS.track(this);
+    this.leak = tracked() ? LEAKS.track(this) : null;
   }
 
   /**
@@ -64,6 +67,11 @@ public final class BlockBuf extends AbstractReferenceCountedByteBuf {
           "view [" + offset + ", +" + length + ") outside backing capacity " + backing.capacity());
     }
     return new BlockBuf(backing, offset, length, owner, token);
+  }
+
+  /** Whether new views are tracked: at netty's debugging leak levels only. */
+  private static boolean tracked() {
+    return ResourceLeakDetector.getLevel().compareTo(ResourceLeakDetector.Level.ADVANCED) >= 0;
   }
 
   @Override

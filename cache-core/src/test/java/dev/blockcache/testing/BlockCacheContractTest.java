@@ -55,9 +55,19 @@ public abstract class BlockCacheContractTest {
     return capacity;
   }
 
+  /** The capacity the cache under test is created with and reports; {@link #CAPACITY} unless a subclass needs more. */
+  protected long cacheCapacity() {
+    return CAPACITY;
+  }
+
+  /** The largest block of file {@code "f"} the cache takes: {@link #MAX_BLOCK} unless its limit includes a header. */
+  protected int largestBlock() {
+    return MAX_BLOCK;
+  }
+
   @BeforeEach
   void createCache() {
-    cache = newCache(CAPACITY, MAX_BLOCK);
+    cache = newCache(cacheCapacity(), MAX_BLOCK);
   }
 
   @AfterEach
@@ -210,15 +220,15 @@ public abstract class BlockCacheContractTest {
 
   @Test
   void tooLargeBlockIsRefusedAndCountedAsAFailedInsertion() {
-    assertEquals(CacheResult.TOO_LARGE, put(key("f", 0), MAX_BLOCK + 1));
+    assertEquals(CacheResult.TOO_LARGE, put(key("f", 0), largestBlock() + 1));
     assertEquals(1, cache.stats().failedInsertionCount());
     assertEquals(0, cache.blockCount());
-    assertEquals(CacheResult.CACHED, put(key("f", 1), MAX_BLOCK));
+    assertEquals(CacheResult.CACHED, put(key("f", 1), largestBlock()));
   }
 
   @Test
   void sizeAndCountsFollowInsertsAndEvictions() {
-    assertEquals(CAPACITY, cache.capacity());
+    assertEquals(cacheCapacity(), cache.capacity());
     assertEquals(0, cache.size());
     put(key("f", 0), 10_000, CacheOptions.of(BlockCategory.BLOOM));
     put(key("f", 1), 10_000, CacheOptions.of(BlockCategory.INDEX));
@@ -259,12 +269,12 @@ public abstract class BlockCacheContractTest {
   @Test
   void fillingPastCapacityEvictsAndStaysWithinLimit() {
     int blockSize = 16 * 1024;
-    long blocks = 3 * CAPACITY / blockSize;
+    long blocks = 3 * cacheCapacity() / blockSize;
     for (long i = 0; i < blocks; i++) {
       put(key("f", i * blockSize), blockSize);
     }
     settle(cache);
-    assertTrue(cache.size() <= settledSizeLimit(CAPACITY), "size " + cache.size() + " over limit");
+    assertTrue(cache.size() <= settledSizeLimit(cacheCapacity()), "size " + cache.size() + " over limit");
     CacheStats stats = cache.stats();
     assertTrue(stats.evictedBlockCount() > 0, "nothing evicted: " + stats);
     assertTrue(stats.evictionRunCount() > 0, "no eviction run: " + stats);
@@ -347,6 +357,6 @@ public abstract class BlockCacheContractTest {
     }
     assertTrue(hits.get() > 0, "the workload never hit");
     settle(cache);
-    assertTrue(cache.size() <= settledSizeLimit(CAPACITY), "size " + cache.size());
+    assertTrue(cache.size() <= settledSizeLimit(cacheCapacity()), "size " + cache.size());
   }
 }

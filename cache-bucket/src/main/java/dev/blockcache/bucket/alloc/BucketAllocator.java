@@ -346,6 +346,29 @@ public final class BucketAllocator {
     }
   }
 
+  /**
+   * The start offset of the assigned bucket, of a class other than {@code sizeClass}, that holds the fewest bytes of
+   * items: the cheapest to empty so that it can move to {@code sizeClass}. Returns -1 if there is none. Scans every
+   * bucket (O(buckets)): for the rare case where a class has no item and no bucket is unassigned, never routine.
+   */
+  public long cheapestBucketToEmpty(int sizeClass) {
+    synchronized (lock) {
+      int best = NONE;
+      long bestBytes = Long.MAX_VALUE;
+      for (int b = 0; b < bucketCount; b++) {
+        int c = bucketClass[b];
+        if (c != UNASSIGNED && c != sizeClass) {
+          long bytes = (long) used[b] * itemSizes[c];
+          if (bytes < bestBytes) {
+            best = b;
+            bestBytes = bytes;
+          }
+        }
+      }
+      return best == NONE ? -1 : (long) best * bucketCapacity;
+    }
+  }
+
   /** An immutable snapshot of the counters, consistent across counters (taken under the lock). */
   public AllocatorStats stats() {
     int classes = itemSizes.length;

@@ -3,6 +3,7 @@ package dev.blockcache.bucket.index;
 import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.CachePriority;
 import java.util.Objects;
+import java.util.function.LongPredicate;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -81,6 +82,8 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>Thread-safety: safe for concurrent use by any number of threads.
  */
 public final class BlockIndex {
+  private static final LongPredicate ANY = entry -> true;
+
   /** Bits of the fingerprint that carry the file tag: 24 keeps 40 key bits per file while tags rarely collide. */
   public static final int TAG_BITS = 24;
   /** Key-hash bits that pick the stripe inside a file group: 8 stripes, so one huge file uses 8 locks. */
@@ -196,6 +199,23 @@ public final class BlockIndex {
   }
 
   /**
+   * Removes every entry that {@code accept} takes, whatever its priority or reference bit, passing each to
+   * {@code sink} (under its segment's write lock). Cost: a scan of the whole index, one segment at a time — for rare
+   * repairs such as emptying one bucket so that it can change size class, never for routine eviction.
+   *
+   * @return the entries removed
+   */
+  public int removeEntries(LongPredicate accept, EntrySink sink) {
+    Objects.requireNonNull(accept, "accept");
+    Objects.requireNonNull(sink, "sink");
+    int removed = 0;
+    for (Segment segment : segments) {
+      removed += segment.removeEntries(accept, sink);
+    }
+    return removed;
+  }
+
+  /**
    * CLOCK eviction of entries of {@code priority}, from the priority's persistent hand: a referenced entry loses its
    * bit and stays; an unreferenced one is removed and passed to {@code sink} (under its segment's write lock), until
    * at least {@code bytesToFree} bytes (sum of {@link IndexEntry#length}) are removed, a full revolution saw no entry
@@ -204,7 +224,17 @@ public final class BlockIndex {
    * @return bytes removed (may exceed {@code bytesToFree} by less than one entry, or fall short if not enough)
    */
   public long evict(CachePriority priority, long bytesToFree, EntrySink sink) {
+    return evict(priority, bytesToFree, ANY, sink);
+  }
+
+  /**
+   * {@link #evict(CachePriority, long, EntrySink)} restricted to entries that {@code accept} takes (a size class,
+   * say); the others are neither evicted nor lose their reference bit. The cost is still the entries the hand
+   * visits, so a rare kind of entry may cost a revolution.
+   */
+  public long evict(CachePriority priority, long bytesToFree, LongPredicate accept, EntrySink sink) {
     Objects.requireNonNull(sink, "sink");
+    Objects.requireNonNull(accept, "accept");
     if (bytesToFree <= 0) {
       return 0;
     }
@@ -216,7 +246,7 @@ public final class BlockIndex {
       long freed = 0;
       // 2n + 1 visits: two revolutions plus the start of the segment the hand started in.
       for (int visit = 0; visit <= 2 * n && freed < bytesToFree; visit++) {
-        freed += segments[hand.segment].sweep(p, bytesToFree - freed, hand, sink);
+        freed += segments[hand.segment].sweep(p, bytesToFree - freed, accept, hand, sink);
         if (hand.slot != 0) {
           break; // stopped inside the segment: enough freed
         }

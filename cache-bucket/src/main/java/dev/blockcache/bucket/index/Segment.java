@@ -6,6 +6,7 @@ import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.StampedLock;
+import java.util.function.LongPredicate;
 
 /**
  * One stripe of {@link BlockIndex}: an open-addressing hash table with linear probing and backward-shift deletion
@@ -258,6 +259,21 @@ final class Segment {
 
   /** Removes every entry whose fingerprint tag is {@code tag}, passing each to {@code sink}. Scans the segment. */
   int removeTag(long tag, EntrySink sink) {
+    return removeWhere((fingerprint, entry) -> BlockIndex.tagOf(fingerprint) == tag, sink);
+  }
+
+  /** Removes every entry {@code accept} takes (to {@code sink}); returns how many. */
+  int removeEntries(LongPredicate accept, EntrySink sink) {
+    return removeWhere((fingerprint, entry) -> accept.test(entry), sink);
+  }
+
+  /** Decides on one slot's (fingerprint, entry without the reference bit). */
+  @FunctionalInterface
+  private interface SlotFilter {
+    boolean test(long fingerprint, long entry);
+  }
+
+  private int removeWhere(SlotFilter filter, EntrySink sink) {
     long stamp = lock.writeLock();
     try {
       int removed = 0;
@@ -265,8 +281,8 @@ final class Segment {
       // A deletion can pull a later entry (or one wrapped from slot 0) into slot i, so i is examined again.
       for (int i = 0; i < cap && size > 0; ) {
         long f = table[2 * i];
-        if (f != 0 && BlockIndex.tagOf(f) == tag) {
-          long entry = table[2 * i + 1] & ~REF_BIT;
+        long entry = table[2 * i + 1] & ~REF_BIT;
+        if (f != 0 && filter.test(f, entry)) {
           deleteLocked(i);
           sink.removed(entry);
           removed++;
@@ -287,7 +303,7 @@ final class Segment {
    * have it examined twice. Updates {@code hand.slot} (where the next pass resumes, or 0 when the segment is done)
    * and {@code hand.candidates}; returns the bytes freed.
    */
-  long sweep(int p, long need, ClockHand hand, EntrySink sink) {
+  long sweep(int p, long need, LongPredicate accept, ClockHand hand, EntrySink sink) {
     long stamp = lock.writeLock();
     try {
       if (countByPriority[p] == 0) {
@@ -301,7 +317,7 @@ final class Segment {
       int i = Math.min(hand.slot, cap);
       for (; i < cap && freed < need; i++) {
         long stored = t[2 * i + 1];
-        if (t[2 * i] != 0 && IndexEntry.priorityOrdinal(stored) == p) {
+        if (t[2 * i] != 0 && IndexEntry.priorityOrdinal(stored) == p && accept.test(stored & ~REF_BIT)) {
           hand.candidates++;
           if ((stored & REF_BIT) != 0) {
             t[2 * i + 1] = stored & ~REF_BIT;

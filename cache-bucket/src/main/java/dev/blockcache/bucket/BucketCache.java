@@ -1,0 +1,251 @@
+package dev.blockcache.bucket;
+
+import dev.blockcache.api.BlockCache;
+import dev.blockcache.api.BlockKey;
+import dev.blockcache.api.CacheOptions;
+import dev.blockcache.api.CacheResult;
+import dev.blockcache.api.CacheStats;
+import dev.blockcache.api.CachePriority;
+import dev.blockcache.api.ReadOptions;
+import dev.blockcache.bucket.engine.IoEngine;
+import dev.blockcache.bucket.engine.IoEngineRegistry;
+import dev.blockcache.bucket.format.BlockHeader;
+import dev.blockcache.bucket.index.IndexEntry;
+import dev.blockcache.bucket.write.PendingWrite;
+import dev.blockcache.bucket.write.WriterPipeline;
+import dev.blockcache.buffer.HeapBlock;
+import dev.blockcache.config.BucketCacheConfig;
+import io.netty.buffer.ByteBuf;
+import java.io.IOException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The L2 cache: blocks in slots of an {@link IoEngine}, found through a compact {@link dev.blockcache.bucket.index.BlockIndex},
+ * written by a bounded {@link WriterPipeline}, read as zero-copy views on memory engines.
+ *
+ * <h2>Life of an entry</h2>
+ * <ol>
+ *   <li><b>Waiting.</b> {@code cacheBlock} copies the block to the heap, puts it in the RAM cache (where gets find it)
+ *       and queues it for its writer; a full queue fails the call with {@link CacheResult#QUEUE_FULL}.</li>
+ *   <li><b>Written.</b> A writer allocates a slot (evicting if needed, see {@link SpaceReclaimer}), writes header and
+ *       block, maps the key to the slot in the index, then drops the heap copy.</li>
+ *   <li><b>Read.</b> A get pins the slot and hands out a view; see {@link SlotReader}.</li>
+ *   <li><b>Removed.</b> Eviction, {@code evictBlock}, {@code evictBlocksByFile} or {@code close} take the entry out of
+ *       the index (exactly once: the index removes an entry once) and ask the pin table to free the slot.</li>
+ *   <li><b>Freed.</b> The slot returns to the allocator when the last reader that pinned it releases its view.</li>
+ * </ol>
+ *
+ * <h2>Ownership</h2>
+ * As for every {@link BlockCache}: {@link #cacheBlock} copies and the caller keeps its buffer; {@link #getBlock}
+ * returns a block of which the caller owns one reference and must release it.
+ *
+ * <p>Lifecycle: the constructor starts no thread; {@link #start()} starts the writers. Without it, blocks wait until
+ * {@link #drainWriters()} writes them on the calling thread (what tests do).
+ *
+ * <p>Thread-safety: safe for concurrent use by any number of threads.
+ */
+public final class BucketCache implements BlockCache {
+  /** Bytes per engine segment to aim for: whole buckets, few enough segments for a small table, ~16 MiB each. */
+  private static final long TARGET_SEGMENT_BYTES = 16L << 20;
+
+  private static final AtomicInteger INSTANCES = new AtomicInteger();
+
+  private final BucketCacheParts parts;
+  private final WriterPipeline pipeline;
+  private final SlotReader reader;
+  private final int instance = INSTANCES.incrementAndGet();
+  private volatile boolean closed;
+
+  /** A cache on a new engine made from {@code config.ioEngine()} by the built-in registry. */
+  public static BucketCache create(BucketCacheConfig config) throws IOException {
+    return create(config, IoEngineRegistry.withBuiltins());
+  }
+
+  /** A cache on a new engine made from {@code config.ioEngine()} by {@code registry}; the cache owns the engine. */
+  public static BucketCache create(BucketCacheConfig config, IoEngineRegistry registry) throws IOException {
+    long bucket = config.bucketCapacity();
+    long usable = (config.capacity() / bucket) * bucket;
+    int segment = segmentSize(bucket);
+    return new BucketCache(config, registry.create(config.ioEngine(), usable, segment));
+  }
+
+  /** The engine segment size for a bucket size: a whole number of buckets, at most 2 GiB. */
+  static int segmentSize(long bucketCapacity) {
+    long buckets = Math.max(1, TARGET_SEGMENT_BYTES / bucketCapacity);
+    return (int) Math.min(buckets * bucketCapacity, (Integer.MAX_VALUE / bucketCapacity) * bucketCapacity);
+  }
+
+  /** A cache over {@code engine}, which it owns and closes. */
+  public BucketCache(BucketCacheConfig config, IoEngine engine) {
+    if (engine.segmentSize() % config.bucketCapacity() != 0) {
+      throw new IllegalArgumentException("engine segment size " + engine.segmentSize()
+          + " is not a multiple of the bucket capacity " + config.bucketCapacity());
+    }
+    int expected = (int) Math.min(1 << 20, Math.max(1024, engine.capacity() / (64 * 1024)));
+    this.parts = new BucketCacheParts(config, engine, expected);
+    this.pipeline = new WriterPipeline(config.writerThreads(), config.writerQueueLength(),
+        config.queueAdditionWaitTimeMs(), new SlotWriter(parts));
+    this.reader = new SlotReader(parts);
+  }
+
+  /** Starts the writer threads. */
+  public void start() {
+    AtomicInteger n = new AtomicInteger();
+    ThreadFactory factory = r -> {
+      Thread t = new Thread(r, "bucketcache-" + instance + "-writer-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
+    pipeline.start(factory);
+  }
+
+  /** Blocks until every block accepted before the call has been written (or dropped and counted). */
+  public void drainWriters() {
+    try {
+      pipeline.awaitIdle();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  @Override
+  public CacheResult cacheBlock(BlockKey key, ByteBuf block, CacheOptions options) {
+    CacheResult result = admit(key, block, options);
+    if (result.isFailure()) {
+      parts.fail(result);
+    }
+    return result;
+  }
+
+  private CacheResult admit(BlockKey key, ByteBuf block, CacheOptions options) {
+    if (closed) {
+      return CacheResult.DISABLED;
+    }
+    long stored = (long) BlockHeader.headerLength(key) + block.readableBytes();
+    if (stored > parts.allocator.maxItemSize()) {
+      return CacheResult.TOO_LARGE;
+    }
+    if (parts.index.peek(key) != IndexEntry.ABSENT || parts.ramCache.contains(key)) {
+      return CacheResult.ALREADY_CACHED;
+    }
+    CachePriority priority = options.priority();
+    PendingWrite write = new PendingWrite(key, HeapBlock.copyOf(block, options.category()), priority);
+    if (parts.ramCache.putIfAbsent(write) != null) {
+      return CacheResult.ALREADY_CACHED;
+    }
+    if (!pipeline.submit(write)) {
+      parts.ramCache.remove(write);
+      return CacheResult.QUEUE_FULL;
+    }
+    return CacheResult.CACHED;
+  }
+
+  @Override
+  public ByteBuf getBlock(BlockKey key, ReadOptions options) {
+    ByteBuf block = closed ? null : lookup(key);
+    if (block == null) {
+      parts.stats.miss(options);
+    } else {
+      parts.stats.hit(options);
+    }
+    return block;
+  }
+
+  private ByteBuf lookup(BlockKey key) {
+    long entry = parts.index.get(key);
+    if (entry != IndexEntry.ABSENT) {
+      ByteBuf block = reader.read(key, entry);
+      if (block != null) {
+        return block;
+      }
+    }
+    PendingWrite waiting = parts.ramCache.get(key);
+    return waiting == null ? null : waiting.block().newView();
+  }
+
+  @Override
+  public boolean evictBlock(BlockKey key) {
+    boolean removed = parts.ramCache.remove(key) != null;
+    long entry = parts.index.peek(key);
+    while (entry != IndexEntry.ABSENT) {
+      if (parts.index.remove(key, entry)) {
+        parts.removed.removed(entry);
+        return true;
+      }
+      entry = parts.index.peek(key);
+    }
+    return removed;
+  }
+
+  @Override
+  public int evictBlocksByFile(String file) {
+    int waiting = parts.ramCache.removeFile(file, w -> { });
+    return waiting + parts.index.removeFile(file, parts.removed);
+  }
+
+  @Override
+  public CacheStats stats() {
+    return parts.stats.snapshot(capacity(), size(), parts.counters.blockCounts());
+  }
+
+  /** Usable capacity: whole buckets of the configured capacity. */
+  @Override
+  public long capacity() {
+    return parts.allocator.capacity();
+  }
+
+  /** Stored bytes (headers included) of the blocks in slots. */
+  @Override
+  public long size() {
+    long size = 0;
+    for (CachePriority p : CachePriority.values()) {
+      size += parts.index.bytes(p);
+    }
+    return size;
+  }
+
+  /**
+   * Blocks in slots plus blocks waiting for a writer (which gets already find); a block caught between the two for
+   * the instant a writer publishes it may be counted twice.
+   */
+  @Override
+  public long blockCount() {
+    return parts.index.size() + parts.ramCache.size();
+  }
+
+  /** The L2's own figures: allocator, index heap, writer queues, failures by reason. */
+  public BucketCacheMetrics metrics() {
+    return new BucketCacheMetrics(parts.allocator.stats(), parts.index.size(), parts.index.heapBytes(),
+        pipeline.queuedCount(), pipeline.queueCapacity(), parts.counters, parts.pins.pinnedSlots(),
+        parts.engine.stats());
+  }
+
+  /**
+   * Stops the writers (blocks still queued are dropped), empties the index and releases the engine once no reader
+   * holds a block. Idempotent.
+   */
+  @Override
+  public void close() {
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+    }
+    parts.ramCache.clear();
+    pipeline.close();
+    parts.index.clear(parts.removed);
+    reader.close();
+  }
+
+  /** The wiring, for tests in this package. */
+  BucketCacheParts parts() {
+    return parts;
+  }
+
+  /** Whether the engine's memory has been released (closed and no view outstanding). */
+  boolean engineReleased() {
+    return reader.engineReleased();
+  }
+}

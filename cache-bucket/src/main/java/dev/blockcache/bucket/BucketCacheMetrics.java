@@ -1,0 +1,107 @@
+package dev.blockcache.bucket;
+
+import dev.blockcache.api.CacheResult;
+import dev.blockcache.bucket.alloc.AllocatorStats;
+import dev.blockcache.bucket.engine.EngineStats;
+
+/**
+ * A snapshot of the L2's own figures, beyond the {@link dev.blockcache.api.CacheStats} every cache reports: allocator
+ * utilisation, the index's heap per entry, writer-queue depth, failed insertions by reason, header mismatches, IO
+ * errors, pinned slots and the engine's IO counters.
+ *
+ * <p>Thread-safety: immutable.
+ */
+public final class BucketCacheMetrics {
+  private final AllocatorStats allocator;
+  private final long entries;
+  private final long indexHeapBytes;
+  private final int queued;
+  private final int queueCapacity;
+  private final long queueFull;
+  private final long noSpace;
+  private final long tooLarge;
+  private final long headerMismatches;
+  private final long ioErrors;
+  private final int pinnedSlots;
+  private final EngineStats engine;
+
+  BucketCacheMetrics(AllocatorStats allocator, long entries, long indexHeapBytes, int queued, int queueCapacity,
+      BucketCounters counters, int pinnedSlots, EngineStats engine) {
+    this.allocator = allocator;
+    this.entries = entries;
+    this.indexHeapBytes = indexHeapBytes;
+    this.queued = queued;
+    this.queueCapacity = queueCapacity;
+    this.queueFull = counters.failures(CacheResult.QUEUE_FULL);
+    this.noSpace = counters.failures(CacheResult.NO_SPACE);
+    this.tooLarge = counters.failures(CacheResult.TOO_LARGE);
+    this.headerMismatches = counters.headerMismatches();
+    this.ioErrors = counters.ioErrors();
+    this.pinnedSlots = pinnedSlots;
+    this.engine = engine;
+  }
+
+  /** Block bytes over usable capacity, in [0, 1]. */
+  public double utilisation() {
+    return allocator.utilisation();
+  }
+
+  /** Bytes of allocated slots not holding block or header bytes (the rest of each slot's size class). */
+  public long wastedBytes() {
+    return allocator.wastedBytes();
+  }
+
+  public AllocatorStats allocator() {
+    return allocator;
+  }
+
+  /** Heap the index's tables take, divided by the entries in it; 0 when empty. */
+  public double indexHeapBytesPerEntry() {
+    return entries == 0 ? 0 : (double) indexHeapBytes / entries;
+  }
+
+  public long indexHeapBytes() {
+    return indexHeapBytes;
+  }
+
+  /** Blocks waiting for a writer now. */
+  public int writerQueueDepth() {
+    return queued;
+  }
+
+  public int writerQueueCapacity() {
+    return queueCapacity;
+  }
+
+  /** cacheBlock calls refused because the writer queue stayed full. */
+  public long queueFullCount() {
+    return queueFull;
+  }
+
+  /** Blocks dropped by a writer because no slot could be freed (or written). */
+  public long noSpaceCount() {
+    return noSpace;
+  }
+
+  public long tooLargeCount() {
+    return tooLarge;
+  }
+
+  /** Slot reads whose header did not match the key the index gave (a fingerprint collision or a corrupt slot). */
+  public long headerMismatchCount() {
+    return headerMismatches;
+  }
+
+  public long ioErrorCount() {
+    return ioErrors;
+  }
+
+  /** Slots held by outstanding reader views now. */
+  public int pinnedSlots() {
+    return pinnedSlots;
+  }
+
+  public EngineStats engine() {
+    return engine;
+  }
+}

@@ -1,0 +1,61 @@
+package dev.blockcache.bucket;
+
+import dev.blockcache.api.BlockCategory;
+import dev.blockcache.api.CacheResult;
+import dev.blockcache.bucket.alloc.BucketAllocator;
+import dev.blockcache.bucket.alloc.SlotPins;
+import dev.blockcache.bucket.engine.IoEngine;
+import dev.blockcache.bucket.index.BlockIndex;
+import dev.blockcache.bucket.index.EntrySink;
+import dev.blockcache.bucket.index.IndexEntry;
+import dev.blockcache.config.BucketCacheConfig;
+import dev.blockcache.stats.StatsRecorder;
+
+/**
+ * The components one {@link BucketCache} is made of, wired once, shared by its read path, writers and reclaimer.
+ *
+ * <p>Two sinks release index entries: {@link #evicted} for entries the reclaimer chose (counted as evictions) and
+ * {@link #removed} for entries a caller asked to drop. Both free the slot through the pin table, so a slot returns to
+ * the allocator only after its last reader released it.
+ *
+ * <p>Thread-safety: immutable wiring of thread-safe parts; the sinks may run under an index lock and only do
+ * non-blocking bookkeeping.
+ */
+final class BucketCacheParts {
+  final BucketCacheConfig config;
+  final IoEngine engine;
+  final BucketAllocator allocator;
+  final SlotPins pins;
+  final BlockIndex index;
+  final RamCache ramCache = new RamCache();
+  final StatsRecorder stats = new StatsRecorder();
+  final BucketCounters counters = new BucketCounters();
+  final SpaceReclaimer reclaimer;
+  final EntrySink evicted = this::evicted;
+  final EntrySink removed = this::removed;
+
+  BucketCacheParts(BucketCacheConfig config, IoEngine engine, int expectedEntries) {
+    this.config = config;
+    this.engine = engine;
+    this.allocator = new BucketAllocator(Math.min(config.capacity(), engine.capacity()), config.bucketSizes());
+    this.pins = new SlotPins(allocator::free);
+    this.index = new BlockIndex(expectedEntries);
+    this.reclaimer = new SpaceReclaimer(config, allocator, index, evicted, stats);
+  }
+
+  void fail(CacheResult reason) {
+    counters.failed(reason);
+    stats.failedInsertion();
+  }
+
+  private void evicted(long entry) {
+    BlockCategory category = IndexEntry.category(entry);
+    stats.evicted(category);
+    removed(entry);
+  }
+
+  private void removed(long entry) {
+    counters.blockRemoved(IndexEntry.category(entry));
+    pins.freeWhenUnpinned(IndexEntry.offset(entry), IndexEntry.length(entry));
+  }
+}

@@ -1,0 +1,66 @@
+package dev.blockcache.bucket;
+
+import dev.blockcache.api.BlockCategory;
+import dev.blockcache.api.CacheResult;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The L2's own counters beyond {@link dev.blockcache.stats.StatsRecorder}: cached blocks per category, failed
+ * insertions per reason, slot reads whose header did not match the index, and IO errors.
+ *
+ * <p>Thread-safety: safe for concurrent use; every counter is a {@link LongAdder}.
+ */
+final class BucketCounters {
+  private final LongAdder[] blocks = adders(BlockCategory.COUNT);
+  private final LongAdder[] failures = adders(CacheResult.values().length);
+  private final LongAdder headerMismatches = new LongAdder();
+  private final LongAdder ioErrors = new LongAdder();
+
+  private static LongAdder[] adders(int n) {
+    LongAdder[] a = new LongAdder[n];
+    for (int i = 0; i < n; i++) {
+      a[i] = new LongAdder();
+    }
+    return a;
+  }
+
+  void blockAdded(BlockCategory category) {
+    blocks[category.ordinal()].increment();
+  }
+
+  void blockRemoved(BlockCategory category) {
+    blocks[category.ordinal()].decrement();
+  }
+
+  long[] blockCounts() {
+    long[] counts = new long[BlockCategory.COUNT];
+    for (int i = 0; i < counts.length; i++) {
+      counts[i] = blocks[i].sum();
+    }
+    return counts;
+  }
+
+  void failed(CacheResult reason) {
+    failures[reason.ordinal()].increment();
+  }
+
+  long failures(CacheResult reason) {
+    return failures[reason.ordinal()].sum();
+  }
+
+  void headerMismatch() {
+    headerMismatches.increment();
+  }
+
+  long headerMismatches() {
+    return headerMismatches.sum();
+  }
+
+  void ioError() {
+    ioErrors.increment();
+  }
+
+  long ioErrors() {
+    return ioErrors.sum();
+  }
+}

@@ -1,0 +1,62 @@
+package dev.blockcache.bucket;
+
+import dev.blockcache.api.BlockKey;
+import dev.blockcache.bucket.write.PendingWrite;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+
+/**
+ * The blocks that {@code cacheBlock} accepted and no writer has finished yet, readable by gets while they wait.
+ *
+ * <p>Bounded by the writer pipeline: a block enters only with a queue slot (the caller removes it again when the
+ * submission is refused), so at most {@code threads × queueLength} blocks plus one batch per writer are here.
+ *
+ * <p>Thread-safety: safe for concurrent use; removal is conditional on the exact {@link PendingWrite}, so a writer
+ * that lost its block to an eviction can tell.
+ */
+final class RamCache {
+  private final ConcurrentHashMap<BlockKey, PendingWrite> pending = new ConcurrentHashMap<>();
+
+  /** Adds {@code write} unless its key waits already; returns the block that waits already, or null. */
+  PendingWrite putIfAbsent(PendingWrite write) {
+    return pending.putIfAbsent(write.key(), write);
+  }
+
+  PendingWrite get(BlockKey key) {
+    return pending.get(key);
+  }
+
+  boolean contains(BlockKey key) {
+    return pending.containsKey(key);
+  }
+
+  /** Removes {@code write} if it is still the one waiting for its key. */
+  boolean remove(PendingWrite write) {
+    return pending.remove(write.key(), write);
+  }
+
+  /** Removes whatever waits for {@code key}; returns it or null. */
+  PendingWrite remove(BlockKey key) {
+    return pending.remove(key);
+  }
+
+  /** Removes every waiting block of {@code file}, passing each to {@code removed}; cost: the blocks waiting. */
+  int removeFile(String file, Consumer<PendingWrite> removed) {
+    int count = 0;
+    for (PendingWrite w : pending.values()) {
+      if (w.key().file().equals(file) && pending.remove(w.key(), w)) {
+        removed.accept(w);
+        count++;
+      }
+    }
+    return count;
+  }
+
+  void clear() {
+    pending.clear();
+  }
+
+  int size() {
+    return pending.size();
+  }
+}

@@ -1,0 +1,147 @@
+package dev.blockcache.bucket;
+
+import dev.blockcache.api.BlockKey;
+import dev.blockcache.buffer.BlockBuf;
+import dev.blockcache.buffer.ViewOwner;
+import dev.blockcache.bucket.format.BlockHeader;
+import dev.blockcache.bucket.index.IndexEntry;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.io.IOException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads a block from its slot: a zero-copy view for memory engines (the default), a heap copy when configured, or a
+ * verified read into a fresh buffer for engines that are not memory.
+ *
+ * <h2>Slot pinning (memory engines)</h2>
+ * <ol>
+ *   <li>The caller found {@code entry} in the index.</li>
+ *   <li>The reader pins the slot's offset, then checks that the cache is open and that the index still maps the key to
+ *       the same slot. If not, it unpins and misses: the slot may have been freed before the pin.</li>
+ *   <li>The pinned slot cannot return to the allocator (frees are deferred by the pin table), so the header is
+ *       checked against the key and the block is handed out as a {@link BlockBuf} view whose token is the offset.</li>
+ *   <li>The view's last release unpins the slot (this class is its {@link ViewOwner}); a free deferred by an
+ *       eviction in between happens then.</li>
+ * </ol>
+ * The engine's memory is released only once the cache is closed and no slot is pinned, whichever comes last.
+ *
+ * <p>Engines that are not memory are read into a new buffer and checked (key and CRC32C) after the read, so a slot
+ * reused during the read is detected rather than prevented.
+ *
+ * <p>Thread-safety: safe for concurrent use.
+ */
+final class SlotReader implements ViewOwner {
+  private static final Logger LOG = LoggerFactory.getLogger(SlotReader.class);
+
+  private final BucketCacheParts parts;
+  private final boolean zeroCopy;
+  private volatile boolean closed;
+  private final AtomicBoolean engineReleased = new AtomicBoolean();
+
+  SlotReader(BucketCacheParts parts) {
+    this.parts = parts;
+    this.zeroCopy = parts.engine.isMemory() && !parts.config.copyOnRead();
+  }
+
+  /**
+   * The block in {@code entry}'s slot, or null if the slot no longer holds {@code key}.
+   *
+   * @return a buffer of which the caller owns one reference and must release it, or null
+   */
+  ByteBuf read(BlockKey key, long entry) {
+    if (!parts.engine.isMemory()) {
+      return readVerified(key, entry);
+    }
+    long offset = IndexEntry.offset(entry);
+    parts.pins.pin(offset);
+    boolean handedOut = false;
+    try {
+      if (closed || !sameSlot(parts.index.peek(key), entry)) {
+        return null;
+      }
+      int stored = IndexEntry.length(entry);
+      ByteBuf slot = parts.engine.segment(offset);
+      int at = (int) (offset % parts.engine.segmentSize());
+      int blockLength = slot.getInt(at + BlockHeader.LENGTH_OFFSET);
+      int headerLength = BlockHeader.verifyKey(slot, at, key, blockLength);
+      if (headerLength < 0 || headerLength + blockLength != stored) {
+        parts.counters.headerMismatch();
+        return null;
+      }
+      int start = at + headerLength;
+      if (zeroCopy) {
+        handedOut = true;
+        return BlockBuf.of(slot, start, blockLength, this, offset);
+      }
+      byte[] copy = new byte[blockLength];
+      slot.getBytes(start, copy);
+      return Unpooled.wrappedBuffer(copy).asReadOnly();
+    } finally {
+      if (!handedOut) {
+        unpin(offset);
+      }
+    }
+  }
+
+  private static boolean sameSlot(long a, long b) {
+    return a != IndexEntry.ABSENT && IndexEntry.offset(a) == IndexEntry.offset(b)
+        && IndexEntry.length(a) == IndexEntry.length(b);
+  }
+
+  private ByteBuf readVerified(BlockKey key, long entry) {
+    if (closed) {
+      return null;
+    }
+    int stored = IndexEntry.length(entry);
+    ByteBuf slot;
+    try {
+      slot = parts.engine.read(IndexEntry.offset(entry), stored);
+    } catch (IOException e) {
+      parts.counters.ioError();
+      LOG.warn("L2 read of {} bytes at offset {} failed: {}", stored, IndexEntry.offset(entry), e.toString());
+      return null;
+    }
+    int index = slot.readerIndex();
+    int blockLength = slot.getInt(index + BlockHeader.LENGTH_OFFSET);
+    int headerLength = BlockHeader.verifyKey(slot, index, key, blockLength);
+    if (headerLength < 0 || headerLength + blockLength != stored
+        || !BlockHeader.verifyChecksum(slot, index, headerLength)) {
+      slot.release();
+      parts.counters.headerMismatch();
+      return null;
+    }
+    return slot.slice(index + headerLength, blockLength).asReadOnly();
+  }
+
+  @Override
+  public void viewReleased(long token) {
+    unpin(token);
+  }
+
+  private void unpin(long offset) {
+    parts.pins.unpin(offset);
+    if (closed) {
+      releaseEngineIfUnpinned();
+    }
+  }
+
+  /** Refuses new reads; the engine's memory is released now or by the last unpin. */
+  void close() {
+    closed = true;
+    releaseEngineIfUnpinned();
+  }
+
+  private void releaseEngineIfUnpinned() {
+    if (parts.pins.pinnedSlots() == 0 && engineReleased.compareAndSet(false, true)) {
+      parts.engine.close();
+    }
+  }
+
+  /** Whether the engine has been released (after {@link #close()} and the last unpin). */
+  boolean engineReleased() {
+    return engineReleased.get();
+  }
+}

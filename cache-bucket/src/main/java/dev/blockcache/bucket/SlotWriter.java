@@ -1,0 +1,101 @@
+package dev.blockcache.bucket;
+
+import dev.blockcache.api.CacheResult;
+import dev.blockcache.bucket.engine.IoEngine;
+import dev.blockcache.bucket.format.BlockHeader;
+import dev.blockcache.bucket.index.BlockIndex;
+import dev.blockcache.bucket.index.IndexEntry;
+import dev.blockcache.bucket.write.BlockWriter;
+import dev.blockcache.bucket.write.PendingWrite;
+import dev.blockcache.stats.StatsRecorder;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import java.io.IOException;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What a writer thread does with each waiting block: allocate a slot (evicting if needed), write header and block to
+ * the engine, publish the slot in the index, and take the block out of the RAM cache.
+ *
+ * <h2>Publication order</h2>
+ * The slot is written completely before the index maps the key to it, so a reader that finds the key in the index
+ * reads a finished slot. If the block left the RAM cache while it was being written ({@code evictBlock},
+ * {@code evictBlocksByFile} or {@code close} ran), the writer takes its own index entry back out, so an eviction
+ * that raced with the write still wins. A slot that ends up unpublished goes back through the pin table, never
+ * straight to the allocator: a reader may have pinned the offset from an older entry.
+ *
+ * <p>Thread-safety: called by every writer thread concurrently; holds no state of its own.
+ */
+final class SlotWriter implements BlockWriter {
+  private static final Logger LOG = LoggerFactory.getLogger(SlotWriter.class);
+
+  private final BucketCacheParts parts;
+
+  SlotWriter(BucketCacheParts parts) {
+    this.parts = parts;
+  }
+
+  @Override
+  public void write(List<PendingWrite> batch) {
+    for (PendingWrite w : batch) {
+      try {
+        writeOne(w);
+      } catch (RuntimeException e) {
+        parts.ramCache.remove(w);
+        parts.fail(CacheResult.NO_SPACE);
+        LOG.error("L2 writer dropped block {}", w.key(), e);
+      }
+    }
+  }
+
+  private void writeOne(PendingWrite w) {
+    if (parts.ramCache.get(w.key()) != w) {
+      return;
+    }
+    int stored = BlockHeader.headerLength(w.key()) + w.block().length();
+    long offset = parts.reclaimer.allocateReclaiming(stored);
+    if (offset < 0) {
+      parts.ramCache.remove(w);
+      parts.fail(CacheResult.NO_SPACE);
+      return;
+    }
+    if (!writeSlot(w, offset, stored)) {
+      parts.ramCache.remove(w);
+      parts.pins.freeWhenUnpinned(offset, stored);
+      return;
+    }
+    long entry = IndexEntry.pack(offset, stored, w.priority(), w.block().category());
+    BlockIndex index = parts.index;
+    if (index.putIfAbsent(w.key(), entry) != IndexEntry.ABSENT) {
+      parts.ramCache.remove(w);
+      parts.pins.freeWhenUnpinned(offset, stored);
+      return;
+    }
+    parts.counters.blockAdded(w.block().category());
+    if (!parts.ramCache.remove(w) && index.remove(w.key(), entry)) {
+      parts.counters.blockRemoved(w.block().category());
+      parts.pins.freeWhenUnpinned(offset, stored);
+    }
+  }
+
+  private boolean writeSlot(PendingWrite w, long offset, int stored) {
+    IoEngine engine = parts.engine;
+    ByteBuf slot = ByteBufAllocator.DEFAULT.directBuffer(stored, stored);
+    ByteBuf block = w.block().newView();
+    try {
+      BlockHeader.write(slot, w.key(), w.block().category(), block);
+      engine.write(offset, slot);
+      return true;
+    } catch (IOException e) {
+      parts.counters.ioError();
+      parts.fail(CacheResult.NO_SPACE);
+      LOG.warn("L2 write of {} bytes at offset {} failed: {}", stored, offset, e.toString());
+      return false;
+    } finally {
+      block.release();
+      slot.release();
+    }
+  }
+}

@@ -1,0 +1,71 @@
+package dev.blockcache.bucket.engine;
+
+import dev.blockcache.config.BucketCacheConfig;
+import dev.blockcache.config.ConfigException;
+import java.io.IOException;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Makes IO engines from {@code hbase.bucketcache.ioengine} values by their scheme: the text before the first
+ * {@code ':'}, or the whole value when there is none ({@code heap}, {@code offheap}, {@code file:/path},
+ * {@code files:/a,/b}, {@code mmap:/path}). Schemes are matched case-insensitively, as HBase does.
+ *
+ * <p>Thread-safety: safe for concurrent use.
+ */
+public final class IoEngineRegistry {
+  /** HBase schemes this library does not implement, with the reason given to the user. */
+  private static final Map<String, String> UNSUPPORTED = Map.of(
+      "pmem", "an engine this library implements: persistent memory (pmem:) is not supported; use offheap or file:");
+
+  private final Map<String, IoEngineFactory> factories = new ConcurrentHashMap<>();
+
+  private IoEngineRegistry() {}
+
+  /** A registry knowing {@code heap} and {@code offheap}. */
+  public static IoEngineRegistry withBuiltins() {
+    return new IoEngineRegistry()
+        .register(HeapIoEngine.SCHEME, (spec, capacity, segment) -> new HeapIoEngine(capacity, segment))
+        .register(OffHeapIoEngine.SCHEME, (spec, capacity, segment) -> new OffHeapIoEngine(capacity, segment));
+  }
+
+  /** Adds or replaces the factory for {@code scheme}; returns this registry. */
+  public IoEngineRegistry register(String scheme, IoEngineFactory factory) {
+    factories.put(scheme.toLowerCase(Locale.ROOT), factory);
+    return this;
+  }
+
+  /** The known schemes, sorted. */
+  public Set<String> schemes() {
+    return new TreeSet<>(factories.keySet());
+  }
+
+  /**
+   * An engine for {@code spec}, which the caller owns and closes.
+   *
+   * @throws ConfigException naming {@value BucketCacheConfig#IOENGINE} for a blank value, an unknown scheme or one we
+   *     do not support
+   */
+  public IoEngine create(String spec, long capacity, int segmentSize) throws IOException {
+    String scheme = scheme(spec);
+    IoEngineFactory factory = factories.get(scheme);
+    if (factory == null) {
+      String reason = UNSUPPORTED.get(scheme);
+      throw new ConfigException(BucketCacheConfig.IOENGINE, spec,
+          reason != null ? reason : "one of " + String.join(", ", schemes()));
+    }
+    return factory.create(spec.trim(), capacity, segmentSize);
+  }
+
+  private static String scheme(String spec) {
+    if (spec == null || spec.isBlank()) {
+      throw new ConfigException(BucketCacheConfig.IOENGINE, spec, "an engine: heap, offheap or file:/path");
+    }
+    String trimmed = spec.trim();
+    int colon = trimmed.indexOf(':');
+    return (colon < 0 ? trimmed : trimmed.substring(0, colon)).toLowerCase(Locale.ROOT);
+  }
+}

@@ -1,0 +1,33 @@
+package dev.blockcache.bucket;
+
+import dev.blockcache.api.BlockCache;
+import dev.blockcache.testing.BlockCacheContractTest;
+
+/**
+ * The contract on a heap L2 with running writer threads: gets find blocks in the RAM cache or in slots, whichever
+ * holds them at that moment. Puts wait for queue room so that a fast test thread does not just fill the queues.
+ */
+class StartedBucketCacheContractTest extends BlockCacheContractTest {
+  @Override
+  protected BlockCache newCache(long capacity, int maxBlockSize) {
+    BucketCache cache = BucketCaches.create(
+        BucketCaches.config("heap", capacity).queueAdditionWaitTimeMs(10_000).build());
+    cache.start();
+    return cache;
+  }
+
+  @Override
+  protected long cacheCapacity() {
+    return 32L << 20;
+  }
+
+  @Override
+  protected int largestBlock() {
+    return BucketCaches.largestBlock("f");
+  }
+
+  @Override
+  protected void settle(BlockCache cache) {
+    ((BucketCache) cache).drainWriters();
+  }
+}
