@@ -1,0 +1,110 @@
+package dev.blockcache.bucket;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.blockcache.api.BlockCategory;
+import dev.blockcache.api.BlockKey;
+import dev.blockcache.api.CacheOptions;
+import dev.blockcache.api.ReadOptions;
+import dev.blockcache.testing.Blocks;
+import io.netty.buffer.ByteBuf;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Readers, writers and evictors on a started offheap L2 much smaller than the data: every byte served is checked
+ * against its key, allocated slot bytes never exceed capacity, and when the threads stop no slot is pinned, every
+ * deferred free has happened and (through the leak check) no buffer leaked.
+ */
+class BucketCacheStressTest {
+  private static final int READERS = 3;
+  private static final int WRITERS = 2;
+  private static final int OPS = 20_000;
+
+  private static int lengthOf(BlockKey key) {
+    return 1 + (int) Long.remainderUnsigned(key.hash64(), 48 * 1024);
+  }
+
+  private static BlockKey randomKey(ThreadLocalRandom random) {
+    return BlockKey.of("file-" + random.nextInt(8), random.nextInt(1024) * 65536L);
+  }
+
+  @Test
+  void readersWritersAndEvictorsNeverSeeAWrongByteNorPassCapacity() throws Exception {
+    BucketCache cache = BucketCaches.create(BucketCaches.config("offheap", 16L << 20).build());
+    cache.start();
+    long capacity = cache.capacity();
+    AtomicReference<Throwable> failure = new AtomicReference<>();
+    AtomicLong hits = new AtomicLong();
+    AtomicLong peakUsed = new AtomicLong();
+    CountDownLatch start = new CountDownLatch(1);
+    List<Thread> threads = new ArrayList<>();
+    for (int t = 0; t < READERS + WRITERS + 1; t++) {
+      int role = t < READERS ? 0 : t < READERS + WRITERS ? 1 : 2;
+      Thread thread = new Thread(() -> {
+        try {
+          start.await();
+          ThreadLocalRandom random = ThreadLocalRandom.current();
+          for (int i = 0; i < OPS && failure.get() == null; i++) {
+            BlockKey key = randomKey(random);
+            if (role == 0) {
+              ByteBuf block = cache.getBlock(key, ReadOptions.of(BlockCategory.DATA));
+              if (block != null) {
+                try {
+                  Blocks.verify(key, lengthOf(key), block);
+                  hits.incrementAndGet();
+                } finally {
+                  block.release();
+                }
+              }
+            } else if (role == 1) {
+              ByteBuf source = Blocks.payload(key, lengthOf(key));
+              try {
+                cache.cacheBlock(key, source, random.nextInt(10) == 0
+                    ? CacheOptions.inMemory(BlockCategory.DATA) : CacheOptions.of(BlockCategory.DATA));
+              } finally {
+                source.release();
+              }
+            } else if (random.nextInt(200) == 0) {
+              cache.evictBlocksByFile(key.file());
+            } else {
+              cache.evictBlock(key);
+            }
+            if ((i & 255) == 0) {
+              peakUsed.accumulateAndGet(cache.metrics().allocator().usedItemBytes(), Math::max);
+            }
+          }
+        } catch (Throwable e) {
+          failure.compareAndSet(null, e);
+        }
+      }, "stress-" + t);
+      threads.add(thread);
+      thread.start();
+    }
+    start.countDown();
+    for (Thread thread : threads) {
+      thread.join();
+    }
+    if (failure.get() != null) {
+      throw new AssertionError("worker failed", failure.get());
+    }
+    cache.drainWriters();
+    BucketCacheMetrics metrics = cache.metrics();
+    assertTrue(hits.get() > 0, "no hit at all");
+    assertTrue(peakUsed.get() <= capacity, "slots " + peakUsed.get() + " over capacity " + capacity);
+    assertTrue(cache.stats().evictedBlockCount() > 0, "the workload never evicted: " + cache.stats());
+    assertEquals(0, metrics.pinnedSlots());
+    assertEquals(0, cache.parts().pins.deferredFrees());
+    assertEquals(0, metrics.headerMismatchCount());
+    assertEquals(cache.parts().index.size(), cache.stats().blockCount(), "per-category counts drifted");
+    cache.close();
+    assertTrue(cache.engineReleased());
+    assertEquals(0, cache.parts().allocator.stats().usedItemBytes(), "close left slots allocated");
+  }
+}
