@@ -10,15 +10,17 @@ import java.util.concurrent.atomic.LongAdder;
  * eviction runs, evicted blocks per category, failed insertions.
  *
  * <p>Every counter is a {@link LongAdder}, so threads counting on different cores do not contend on one cache line.
- * Sizes and block counts are not kept here: the cache passes them in when it takes a {@link #snapshot}.
+ * Hits and misses are kept apart for caching and non-caching requests, so that a lookup increments exactly one
+ * adder (it is the hottest path of a cache); the totals are sums taken at {@link #snapshot} time. Sizes and block
+ * counts are not kept here: the cache passes them in when it takes a snapshot.
  *
  * <p>Thread-safety: safe for concurrent use.
  */
 public final class StatsRecorder {
-  private final LongAdder[] hits = adders();
-  private final LongAdder[] misses = adders();
   private final LongAdder[] cachingHits = adders();
+  private final LongAdder[] nonCachingHits = adders();
   private final LongAdder[] cachingMisses = adders();
+  private final LongAdder[] nonCachingMisses = adders();
   private final LongAdder[] evictedBlocks = adders();
   private final LongAdder evictionRuns = new LongAdder();
   private final LongAdder failedInsertions = new LongAdder();
@@ -36,11 +38,7 @@ public final class StatsRecorder {
     if (!options.updatesStats()) {
       return;
     }
-    int c = options.category().ordinal();
-    hits[c].increment();
-    if (options.caching()) {
-      cachingHits[c].increment();
-    }
+    (options.caching() ? cachingHits : nonCachingHits)[options.category().ordinal()].increment();
   }
 
   /** Counts a miss as {@code options} say (nothing for repeated lookups or {@link ReadOptions#withoutStats()}). */
@@ -48,11 +46,7 @@ public final class StatsRecorder {
     if (!options.updatesStats() || options.isRepeat()) {
       return;
     }
-    int c = options.category().ordinal();
-    misses[c].increment();
-    if (options.caching()) {
-      cachingMisses[c].increment();
-    }
+    (options.caching() ? cachingMisses : nonCachingMisses)[options.category().ordinal()].increment();
   }
 
   /** Counts one pass of the evictor, whatever it freed. */
@@ -75,8 +69,19 @@ public final class StatsRecorder {
    * {@link BlockCategory#ordinal()}).
    */
   public CacheStats snapshot(long capacity, long size, long[] blockCounts) {
-    return new CacheStats(sums(hits), sums(misses), sums(cachingHits), sums(cachingMisses), sums(evictedBlocks),
+    long[] caching = sums(cachingHits);
+    long[] cachingMissed = sums(cachingMisses);
+    return new CacheStats(plus(caching, sums(nonCachingHits)), plus(cachingMissed, sums(nonCachingMisses)), caching,
+        cachingMissed, sums(evictedBlocks),
         blockCounts, evictionRuns.sum(), failedInsertions.sum(), capacity, size);
+  }
+
+  private static long[] plus(long[] a, long[] b) {
+    long[] sum = new long[a.length];
+    for (int i = 0; i < a.length; i++) {
+      sum[i] = a[i] + b[i];
+    }
+    return sum;
   }
 
   private static long[] sums(LongAdder[] adders) {
