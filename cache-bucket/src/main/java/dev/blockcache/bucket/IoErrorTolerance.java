@@ -16,8 +16,8 @@ import org.slf4j.LoggerFactory;
  *   <li>The first IO error after a success starts the error window (its time is remembered).</li>
  *   <li>Any successful engine operation closes the window: the errors were transient.</li>
  *   <li>An error more than the tolerated duration after the window opened disables the L2, for good: gets miss,
- *       puts are dropped and counted, one ERROR log line says so. A tolerated duration of 0 disables on the second
- *       error in a row.</li>
+ *       puts are dropped and counted, one ERROR log line says so. With a tolerated duration of 0, the first error at
+ *       least 1 ms after the window opened disables.</li>
  * </ol>
  * The clock is injected (milliseconds), so tests step through the window without sleeping.
  *

@@ -102,9 +102,13 @@ final class SlotReader implements ViewOwner {
     ByteBuf slot;
     try {
       slot = parts.engine.read(offset, stored);
-    } catch (IOException | RuntimeException e) {
+    } catch (IOException e) {
       parts.counters.ioError();
       parts.ioErrors.failed(parts.engine.spec(), e);
+      parts.ioWarnings.warn("L2 read of {} bytes at offset {} failed: {}", stored, offset, e.toString());
+      return null;
+    } catch (RuntimeException e) {
+      // Not the device: e.g. the engine closed under a racing get. A miss, and no IO-error window.
       parts.ioWarnings.warn("L2 read of {} bytes at offset {} failed: {}", stored, offset, e.toString());
       return null;
     }

@@ -119,7 +119,8 @@ public final class FileIoEngine extends IoEngine {
       if (directIo) {
         readAligned(file, fileOffset(at), dst, n);
       } else {
-        ByteBuffer target = dst.nioBuffer(dst.writerIndex(), n);
+        // dst is this read's own buffer, used by this thread only: its internal NIO view saves an allocation.
+        ByteBuffer target = dst.internalNioBuffer(dst.writerIndex(), n);
         readFully(file, target, fileOffset(at));
         dst.writerIndex(dst.writerIndex() + n);
       }

@@ -25,9 +25,10 @@ final class CacheFileReader implements FileReader {
   private final BucketCache cache;
   private final BlockKey[] keys;
 
-  CacheFileReader(Path file, int blocks, int blockSize, boolean directIo) throws IOException {
+  CacheFileReader(Path file, int blocks, int blockSize, boolean directIo, boolean checksum) throws IOException {
     long capacity = (long) blocks * (blockSize + 2048) * 3 / 2 + (64L << 20);
-    BucketCacheConfig config = BucketCacheConfig.builder("file:" + file, capacity).fileDirectIo(directIo).build();
+    BucketCacheConfig config = BucketCacheConfig.builder("file:" + file, capacity).fileDirectIo(directIo)
+        .checksumVerify(checksum).build();
     cache = BucketCache.create(config);
     keys = new BlockKey[blocks];
     byte[] payload = new byte[blockSize];

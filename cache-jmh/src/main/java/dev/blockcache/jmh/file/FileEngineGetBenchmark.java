@@ -56,6 +56,13 @@ public class FileEngineGetBenchmark extends BenchmarkDefaults {
   @Param({"false", "true"})
   public boolean directIo;
 
+  /**
+   * {@code hbase.bucketcache.checksum.verify} for {@code CACHE} (RAW ignores it): true by default; run with
+   * {@code -Dbench.params=checksum=false} to see what CRC32C costs per get.
+   */
+  @Param({"true"})
+  public boolean checksum;
+
   private Path dir;
   private FileReader reader;
   private int[] sequence;
@@ -78,7 +85,7 @@ public class FileEngineGetBenchmark extends BenchmarkDefaults {
     dir = Files.createTempDirectory("file-engine-bench");
     Path file = dir.resolve("data.bin");
     reader = target == Target.CACHE
-        ? new CacheFileReader(file, blocks, blockSize, directIo)
+        ? new CacheFileReader(file, blocks, blockSize, directIo, checksum)
         : new RawFileReader(file, blocks, blockSize, directIo);
     SplittableRandom random = new SplittableRandom(0x5EED_F11EL);
     sequence = new int[SEQUENCE];
