@@ -11,6 +11,7 @@ import dev.blockcache.api.CacheOptions;
 import dev.blockcache.api.CacheResult;
 import dev.blockcache.api.ReadOptions;
 import dev.blockcache.bucket.index.IndexEntry;
+import dev.blockcache.config.BucketCacheConfig;
 import dev.blockcache.testing.Blocks;
 import io.netty.buffer.ByteBuf;
 import java.io.IOException;
@@ -25,6 +26,8 @@ import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Bytes flipped in the cache file behind the cache's back: every damaged block is detected and none is served. */
 class FileCorruptionTest {
@@ -69,10 +72,15 @@ class FileCorruptionTest {
     return damaged;
   }
 
-  @Test
-  void everyFlippedBlockIsAMissAndEvictedAndEveryOtherIsServedIntact() throws IOException {
+  /** Engines: {@code file}, {@code mmap}, and {@code direct} = {@code file} with O_DIRECT. */
+  @ParameterizedTest
+  @ValueSource(strings = {"file", "mmap", "direct"})
+  void everyFlippedBlockIsAMissAndEvictedAndEveryOtherIsServedIntact(String engine) throws IOException {
     Path file = dir.resolve("cache.bin");
-    try (BucketCache cache = BucketCaches.create(BucketCaches.config("file:" + file, 64L << 20).build())) {
+    String scheme = engine.equals("direct") ? "file" : engine;
+    BucketCacheConfig config = BucketCaches.config(scheme + ":" + file, 64L << 20)
+        .fileDirectIo(engine.equals("direct")).build();
+    try (BucketCache cache = BucketCaches.create(config)) {
       List<BlockKey> keys = new ArrayList<>();
       for (int i = 0; i < BLOCKS; i++) {
         BlockKey key = BlockKey.of("hfile-" + (i % 7), i * 65_536L);
