@@ -18,8 +18,8 @@ import java.util.Set;
  * parameters, one table with each competitor's score, error, allocation per operation (when the run used
  * {@code -prof gc}) and its ratio to each baseline <em>of the same run and group</em>; then the range of each ratio
  * over all groups; then the machine and the run settings. Every figure comes from the JSON; nothing is hard-coded.
- * A benchmark's own secondary metrics (JMH {@code @AuxCounters}; profiler metrics are the ones named with a leading
- * {@code ·}) get a column each in their group, with their ratio to each baseline's.
+ * A benchmark's own secondary metrics (JMH {@code @AuxCounters} fields, see {@link #isAuxCounter}) get a column each
+ * in their group, with their ratio to each baseline's.
  *
  * <p>Usage: {@code Report <jmh.json> <report.md> [--param competitor] [--baselines HBASE_LRU,HBASE_TINYLFU,CAFFEINE,CHM]
  * [--title text]}. The competitor parameter names the {@code @Param} whose values are compared; baselines missing
@@ -221,13 +221,21 @@ public final class Report {
       for (Map.Entry<String, Object> e : asMap(secondary).entrySet()) {
         if (e.getKey().endsWith("gc.alloc.rate.norm")) {
           alloc = num(asMap(e.getValue()).get("score"));
-        } else if (!e.getKey().startsWith("\u00b7")) {
+        } else if (isAuxCounter(e.getKey())) {
           aux.put(e.getKey(), num(asMap(e.getValue()).get("score")));
         }
       }
     }
     return new Run(shortName, (int) num(result.get("threads")), params, num(primary.get("score")),
         num(primary.get("scoreError")), str(primary, "scoreUnit"), alloc, aux);
+  }
+
+  /**
+   * Whether a secondary metric is a benchmark's own {@code @AuxCounters} field: a Java field name, so no dot, where
+   * profiler metrics are dotted ({@code gc.alloc.rate}) or, in older JMH versions, start with {@code ·}.
+   */
+  static boolean isAuxCounter(String metric) {
+    return metric.indexOf('.') < 0 && !metric.startsWith("\u00b7");
   }
 
   private static Run find(List<Run> rows, String param, String value) {

@@ -57,7 +57,7 @@ class ReportTest {
   void auxiliaryCountersGetAColumnAndARatioToTheBaseline() {
     String ours = result("OURS_ZERO_COPY", "UNIFORM", 40_000, 0)
         .replace("\"secondaryMetrics\":{", "\"secondaryMetrics\":{\"cachedMB\":{\"score\":160.0},"
-            + "\"droppedBlocks\":{\"score\":0.0},");
+            + "\"droppedBlocks\":{\"score\":0.0},\"gc.count\":{\"score\":3.0},");
     String hbase = result("HBASE_BUCKET", "UNIFORM", 20_000, 0)
         .replace("\"secondaryMetrics\":{", "\"secondaryMetrics\":{\"cachedMB\":{\"score\":40.0},"
             + "\"droppedBlocks\":{\"score\":10000.0},");
@@ -67,5 +67,6 @@ class ReportTest {
         + " cachedMB ×HBASE_BUCKET | droppedBlocks | droppedBlocks ×HBASE_BUCKET |"), md);
     assertTrue(md.contains("| OURS_ZERO_COPY | 40,000 | n/a | 0 | 2.00 | 160 | 4.00 | 0.00 | 0.00 |"), md);
     assertTrue(md.contains("| HBASE_BUCKET | 20,000 | n/a | 0 | — | 40.00 | — | 10,000 | — |"), md);
+    assertTrue(!md.contains("gc.count"), "profiler metrics are not auxiliary counters: " + md);
   }
 }
