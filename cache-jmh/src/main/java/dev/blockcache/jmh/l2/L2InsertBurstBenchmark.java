@@ -29,8 +29,10 @@ import org.openjdk.jmh.annotations.Threads;
  *       be dropped (the burst is throttled to the writers' pace instead).</li>
  *   <li><b>Metrics</b>: the primary score is blocks offered per second; {@code cachedMB} (MB/s, 10^6 bytes of block
  *       content that were in a slot after the drain) and {@code droppedBlocks} (blocks per second offered but not
- *       in a slot after the drain, refused or lost) are JMH auxiliary counters over the same time.
- *       {@code droppedBlocks / score} is the dropped fraction.</li>
+ *       in a slot after the drain, refused or lost) and {@code refusedBlocks} (blocks per second that
+ *       {@code cacheBlock} refused at a full queue) are JMH auxiliary counters over the same time.
+ *       {@code droppedBlocks / score} is the dropped fraction; {@code droppedBlocks - refusedBlocks} counts blocks
+ *       lost although a queue took them and capacity was free, which must be 0.</li>
  *   <li><b>Competitors</b>: OURS_ZERO_COPY (the read path does not matter to inserts) and HBASE_BUCKET, both
  *       {@code offheap}, 3 writer threads, queues of 64, HBase's default bucket sizes. Source blocks are built
  *       before measurement; ours copies each one to the heap in {@code cacheBlock}, HBase retains it in its RAM
@@ -66,11 +68,17 @@ public class L2InsertBurstBenchmark extends BenchmarkDefaults {
     public double cachedMB;
     /** Blocks offered but not in a slot after the drain: refused by a full queue or dropped by a writer. */
     public long droppedBlocks;
+    /**
+     * Blocks {@code cacheBlock} refused because the writer queue stayed full. {@code droppedBlocks - refusedBlocks}
+     * is what was lost after a queue accepted it, with free capacity: it must be 0.
+     */
+    public long refusedBlocks;
 
     @Setup(Level.Iteration)
     public void reset() {
       cachedMB = 0;
       droppedBlocks = 0;
+      refusedBlocks = 0;
     }
   }
 
@@ -99,13 +107,17 @@ public class L2InsertBurstBenchmark extends BenchmarkDefaults {
   @Benchmark
   @OperationsPerInvocation(BURST_BLOCKS)
   public long burst(Outcome outcome) {
+    int refused = 0;
     for (int i = 0; i < BURST_BLOCKS; i++) {
-      cache.insert(i);
+      if (!cache.insert(i)) {
+        refused++;
+      }
     }
     cache.drain();
     long cached = cache.blockCount();
     outcome.cachedMB += cached * (double) blockSize / 1e6;
     outcome.droppedBlocks += BURST_BLOCKS - cached;
+    outcome.refusedBlocks += refused;
     return cached;
   }
 }
