@@ -29,8 +29,8 @@ import org.openjdk.jmh.annotations.Fork;
  *   <li>Full GCs again; (used − baseline) / blocks is the figure: index, keys as the cache keeps them, allocator,
  *       engine bookkeeping, everything the cache holds on the heap. Block bytes are off the heap and not counted.</li>
  * </ol>
- * Both caches get item sizes {512, 8192}: the blocks fit the 512-byte class (HBase: 33-byte header + 256 + 13;
- * ours: key header + 256), and the largest size (8 KiB) keeps buckets at 32 KiB so that per-bucket bookkeeping stays
+ * Both caches get item sizes {512, 8192}: the blocks fit the 512-byte class (HBase: its 33-byte header, the block
+ * and a few bytes of metadata; ours: 24 bytes + the file name, then the block), and the largest size (8 KiB) keeps buckets at 32 KiB so that per-bucket bookkeeping stays
  * what it is on a production-size cache (~1 B per block) instead of dominating. HBase gets the RegionServer's default
  * block size (64 KiB) as its {@code blockSize} argument, which sizes its backing map's initial table.
  *
