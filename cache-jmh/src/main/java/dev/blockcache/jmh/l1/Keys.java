@@ -3,20 +3,20 @@ package dev.blockcache.jmh.l1;
 import java.util.SplittableRandom;
 
 /**
- * How the key set of an L1 benchmark maps to (file, offset) pairs, identical for every competitor: key {@code i} is
+ * How the key set of an L1 or L2 benchmark maps to (file, offset) pairs, identical for every competitor: key {@code i} is
  * the block at offset {@code (i / FILES) * blockSize} of file {@code i % FILES}. File names are one {@code String}
  * instance per file, as a storage engine that reuses its open file's name would pass them.
  *
  * <p>Thread-safety: immutable.
  */
-final class Keys {
+public final class Keys {
   /** Files the key set is spread over: a few dozen open HFiles' worth. */
-  static final int FILES = 32;
+  public static final int FILES = 32;
 
   private final String[] files = new String[FILES];
   private final int blockSize;
 
-  Keys(int blockSize) {
+  public Keys(int blockSize) {
     this.blockSize = blockSize;
     SplittableRandom random = new SplittableRandom(42);
     for (int f = 0; f < FILES; f++) {
@@ -25,16 +25,16 @@ final class Keys {
     }
   }
 
-  String file(int i) {
+  public String file(int i) {
     return files[i % FILES];
   }
 
-  long offset(int i) {
+  public long offset(int i) {
     return (long) (i / FILES) * blockSize;
   }
 
   /** The block content for key {@code i}: {@code blockSize} bytes, its index in the first four. */
-  byte[] content(int i) {
+  public byte[] content(int i) {
     byte[] block = new byte[blockSize];
     block[0] = (byte) (i >>> 24);
     block[1] = (byte) (i >>> 16);

@@ -18,6 +18,8 @@ import java.util.Set;
  * parameters, one table with each competitor's score, error, allocation per operation (when the run used
  * {@code -prof gc}) and its ratio to each baseline <em>of the same run and group</em>; then the range of each ratio
  * over all groups; then the machine and the run settings. Every figure comes from the JSON; nothing is hard-coded.
+ * A benchmark's own secondary metrics (JMH {@code @AuxCounters} fields, see {@link #isAuxCounter}) get a column each
+ * in their group, with their ratio to each baseline's.
  *
  * <p>Usage: {@code Report <jmh.json> <report.md> [--param competitor] [--baselines HBASE_LRU,HBASE_TINYLFU,CAFFEINE,CHM]
  * [--title text]}. The competitor parameter names the {@code @Param} whose values are compared; baselines missing
@@ -29,14 +31,15 @@ public final class Report {
   /** The {@code @Param} whose values are the competitors unless {@code --param} says otherwise. */
   public static final String DEFAULT_PARAM = "competitor";
   /** The competitors ratios are taken against unless {@code --baselines} says otherwise. */
-  public static final List<String> DEFAULT_BASELINES = List.of("HBASE_LRU", "HBASE_TINYLFU", "CAFFEINE", "CHM");
+  public static final List<String> DEFAULT_BASELINES =
+      List.of("HBASE_LRU", "HBASE_TINYLFU", "HBASE_BUCKET", "CAFFEINE", "CHM");
 
   private Report() {
   }
 
   /** One JMH result: a benchmark method with one set of parameters. */
   record Run(String benchmark, int threads, Map<String, String> params, double score, double error, String unit,
-      double allocPerOp) {
+      double allocPerOp, Map<String, Double> aux) {
     String group(String competitorParam) {
       StringBuilder sb = new StringBuilder(benchmark).append(" · threads=").append(threads);
       params.forEach((k, v) -> {
@@ -115,9 +118,17 @@ public final class Report {
       for (String b : present) {
         md.append(" ×").append(b).append(" |");
       }
+      Set<String> auxNames = new LinkedHashSet<>();
+      rows.forEach(r -> auxNames.addAll(r.aux.keySet()));
+      for (String a : auxNames) {
+        md.append(' ').append(a).append(" |");
+        for (String b : present) {
+          md.append(' ').append(a).append(" ×").append(b).append(" |");
+        }
+      }
       md.append("\n|---|---:|---:|");
       md.append(alloc ? "---:|" : "");
-      md.append("---:|".repeat(present.size())).append('\n');
+      md.append("---:|".repeat(present.size() + auxNames.size() * (1 + present.size()))).append('\n');
       for (Run run : rows) {
         String name = run.params.getOrDefault(param, "-");
         competitors.add(name);
@@ -135,6 +146,14 @@ public final class Report {
             r[0] = Math.min(r[0], ratio);
             r[1] = Math.max(r[1], ratio);
             r[2]++;
+          }
+        }
+        for (String a : auxNames) {
+          double value = run.aux.getOrDefault(a, Double.NaN);
+          md.append(' ').append(fmt(value, value < 100 ? 2 : 0)).append(" |");
+          for (String b : present) {
+            double ratio = value / find(rows, param, b).aux.getOrDefault(a, Double.NaN);
+            md.append(' ').append(name.equals(b) ? "—" : fmt(ratio, 2)).append(" |");
           }
         }
         md.append('\n');
@@ -196,16 +215,27 @@ public final class Report {
     }
     Map<String, Object> primary = asMap(result.get("primaryMetric"));
     double alloc = Double.NaN;
+    Map<String, Double> aux = new LinkedHashMap<>();
     Object secondary = result.get("secondaryMetrics");
     if (secondary instanceof Map) {
       for (Map.Entry<String, Object> e : asMap(secondary).entrySet()) {
         if (e.getKey().endsWith("gc.alloc.rate.norm")) {
           alloc = num(asMap(e.getValue()).get("score"));
+        } else if (isAuxCounter(e.getKey())) {
+          aux.put(e.getKey(), num(asMap(e.getValue()).get("score")));
         }
       }
     }
     return new Run(shortName, (int) num(result.get("threads")), params, num(primary.get("score")),
-        num(primary.get("scoreError")), str(primary, "scoreUnit"), alloc);
+        num(primary.get("scoreError")), str(primary, "scoreUnit"), alloc, aux);
+  }
+
+  /**
+   * Whether a secondary metric is a benchmark's own {@code @AuxCounters} field: a Java field name, so no dot, where
+   * profiler metrics are dotted ({@code gc.alloc.rate}) or, in older JMH versions, start with {@code ·}.
+   */
+  static boolean isAuxCounter(String metric) {
+    return metric.indexOf('.') < 0 && !metric.startsWith("\u00b7");
   }
 
   private static Run find(List<Run> rows, String param, String value) {

@@ -51,4 +51,22 @@ class ReportTest {
     assertTrue(md.contains("- JDK: 17.0.15, OpenJDK 64-Bit Server VM 17.0.15+6; JMH 1.37"), md);
     assertTrue(md.contains("- Run: 1 fork(s), warmup 2 × 1 s, measurement 3 × 1 s"), md);
   }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void auxiliaryCountersGetAColumnAndARatioToTheBaseline() {
+    String ours = result("OURS_ZERO_COPY", "UNIFORM", 40_000, 0)
+        .replace("\"secondaryMetrics\":{", "\"secondaryMetrics\":{\"cachedMB\":{\"score\":160.0},"
+            + "\"droppedBlocks\":{\"score\":0.0},\"gc.count\":{\"score\":3.0},");
+    String hbase = result("HBASE_BUCKET", "UNIFORM", 20_000, 0)
+        .replace("\"secondaryMetrics\":{", "\"secondaryMetrics\":{\"cachedMB\":{\"score\":40.0},"
+            + "\"droppedBlocks\":{\"score\":10000.0},");
+    String md = Report.render((List<Object>) Json.parse("[" + ours + "," + hbase + "]"), "T", "x.json",
+        "competitor", Report.DEFAULT_BASELINES, Machine.current());
+    assertTrue(md.contains("| competitor | score (ops/s) | ± 99.9% | B/op | ×HBASE_BUCKET | cachedMB |"
+        + " cachedMB ×HBASE_BUCKET | droppedBlocks | droppedBlocks ×HBASE_BUCKET |"), md);
+    assertTrue(md.contains("| OURS_ZERO_COPY | 40,000 | n/a | 0 | 2.00 | 160 | 4.00 | 0.00 | 0.00 |"), md);
+    assertTrue(md.contains("| HBASE_BUCKET | 20,000 | n/a | 0 | — | 40.00 | — | 10,000 | — |"), md);
+    assertTrue(!md.contains("gc.count"), "profiler metrics are not auxiliary counters: " + md);
+  }
 }

@@ -1,0 +1,20 @@
+package dev.blockcache.jmh.l2;
+
+/**
+ * What every L2 competitor is built for: a key set, a block size, a capacity and how long {@code cacheBlock} may wait
+ * for room in a full writer queue ({@code hbase.bucketcache.queue.addition.waittime}; 0 = refuse at once, HBase's
+ * default). Writer threads and queue length are HBase's defaults (3 × 64) for both caches.
+ *
+ * <p>Thread-safety: immutable.
+ *
+ * @param keys number of distinct blocks
+ * @param blockSize bytes of block content (HBase's blocks carry its 33-byte header on top, ours a key header)
+ * @param capacity cache capacity in bytes
+ * @param queueWaitMs the queue-addition wait in milliseconds
+ */
+record L2Setup(int keys, int blockSize, long capacity, long queueWaitMs) {
+  /** Writer threads of both caches: HBase's default. */
+  static final int WRITER_THREADS = 3;
+  /** Length of each writer queue of both caches: HBase's default. */
+  static final int WRITER_QUEUE_LENGTH = 64;
+}

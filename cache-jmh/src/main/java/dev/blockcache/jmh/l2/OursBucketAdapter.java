@@ -1,0 +1,140 @@
+package dev.blockcache.jmh.l2;
+
+import dev.blockcache.api.BlockCategory;
+import dev.blockcache.api.BlockKey;
+import dev.blockcache.api.CacheOptions;
+import dev.blockcache.api.CacheResult;
+import dev.blockcache.api.ReadOptions;
+import dev.blockcache.bucket.BucketCache;
+import dev.blockcache.config.BucketCacheConfig;
+import dev.blockcache.jmh.l1.Keys;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
+/**
+ * blockcache's {@link BucketCache} on the {@code offheap} engine. A get is {@link BucketCache#getBlock} with a
+ * counted DATA lookup; the returned block (a zero-copy view, or a heap copy with {@code read.copy}) is owned by the
+ * caller, so the adapter releases it once after reading its length. An insert is {@code cacheBlock}, which copies:
+ * the adapter keeps (and finally releases) its own source buffers.
+ *
+ * <p>Thread-safety: as {@link L2Adapter}.
+ */
+final class OursBucketAdapter implements L2Adapter {
+  private static final ReadOptions READ = ReadOptions.of(BlockCategory.DATA);
+  private static final CacheOptions WRITE = CacheOptions.of(BlockCategory.DATA);
+
+  private final String name;
+  private final BucketCache cache;
+  private final Keys names;
+  private final int keyCount;
+  /** The key objects, made once so that a get allocates none; null when keys are made per call (footprint). */
+  private final BlockKey[] keys;
+  private ByteBuf[] sources;
+
+  private OursBucketAdapter(String name, BucketCache cache, L2Setup setup, boolean retainKeys) {
+    this.name = name;
+    this.cache = cache;
+    this.names = new Keys(setup.blockSize());
+    this.keyCount = setup.keys();
+    this.keys = retainKeys ? new BlockKey[keyCount] : null;
+    for (int i = 0; retainKeys && i < keyCount; i++) {
+      keys[i] = BlockKey.of(names.file(i), names.offset(i));
+    }
+  }
+
+  static OursBucketAdapter create(String name, L2Setup setup, boolean copyOnRead) throws IOException {
+    BucketCacheConfig config = config(setup).copyOnRead(copyOnRead).build();
+    return new OursBucketAdapter(name, started(config), setup, true);
+  }
+
+  /**
+   * An adapter for heap measurement: item sizes {@code bucketSizes}, and no key array (it would be counted as the
+   * cache's heap); keys are made per call and dropped.
+   */
+  static OursBucketAdapter forFootprint(String name, L2Setup setup, int[] bucketSizes) {
+    BucketCacheConfig config = config(setup).bucketSizes(bucketSizes).build();
+    try {
+      return new OursBucketAdapter(name, started(config), setup, false);
+    } catch (IOException e) {
+      throw new UncheckedIOException(name + ": cannot create the cache", e);
+    }
+  }
+
+  private static BucketCacheConfig.Builder config(L2Setup setup) {
+    return BucketCacheConfig.builder("offheap", setup.capacity())
+        .writerThreads(L2Setup.WRITER_THREADS)
+        .writerQueueLength(L2Setup.WRITER_QUEUE_LENGTH)
+        .queueAdditionWaitTimeMs(setup.queueWaitMs());
+  }
+
+  private static BucketCache started(BucketCacheConfig config) throws IOException {
+    BucketCache cache = BucketCache.create(config);
+    cache.start();
+    return cache;
+  }
+
+  private BlockKey key(int i) {
+    return keys != null ? keys[i] : BlockKey.of(names.file(i), names.offset(i));
+  }
+
+  @Override
+  public void prepareSources() {
+    sources = new ByteBuf[keyCount];
+    for (int i = 0; i < keyCount; i++) {
+      sources[i] = Unpooled.wrappedBuffer(names.content(i));
+    }
+  }
+
+  @Override
+  public boolean insert(int i) {
+    if (sources != null) {
+      return cache.cacheBlock(key(i), sources[i], WRITE) == CacheResult.CACHED;
+    }
+    ByteBuf block = Unpooled.wrappedBuffer(names.content(i));
+    try {
+      return cache.cacheBlock(key(i), block, WRITE) == CacheResult.CACHED;
+    } finally {
+      block.release();
+    }
+  }
+
+  @Override
+  public void drain() {
+    cache.drainWriters();
+  }
+
+  @Override
+  public int get(int i) {
+    ByteBuf block = cache.getBlock(key(i), READ);
+    if (block == null) {
+      throw L2Adapter.miss(name, i);
+    }
+    int length = block.readableBytes();
+    block.release();
+    return length;
+  }
+
+  @Override
+  public long blockCount() {
+    return cache.blockCount();
+  }
+
+  @Override
+  public void clear() {
+    for (int f = 0; f < Keys.FILES; f++) {
+      cache.evictBlocksByFile(names.file(f));
+    }
+  }
+
+  @Override
+  public void close() {
+    cache.close();
+    if (sources != null) {
+      for (ByteBuf b : sources) {
+        b.release();
+      }
+    }
+  }
+}

@@ -1,0 +1,58 @@
+package dev.blockcache.jmh.l2;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Each L2 competitor's adapter does what the benchmarks rely on: inserts are accepted, {@code drain()} returns only
+ * once every block is in a slot, every key hits with the block's length, {@code clear()} empties the cache and a
+ * second burst fits again.
+ */
+class L2AdaptersTest {
+  private static final int KEYS = 256;
+  private static final int BLOCK = 4096;
+  /** HBase needs a bucket (2 MiB) per size class (14): 16 buckets, of which 256 blocks of 4 KiB fill less than one. */
+  private static final long CAPACITY = 32L << 20;
+
+  @ParameterizedTest
+  @EnumSource(L2Competitor.class)
+  void populateDrainGetClear(L2Competitor competitor) {
+    try (L2Adapter cache = competitor.build(new L2Setup(KEYS, BLOCK, CAPACITY, 1000))) {
+      for (int round = 0; round < 2; round++) {
+        for (int i = 0; i < KEYS; i++) {
+          assertTrue(cache.insert(i), competitor + " refused block " + i);
+        }
+        cache.drain();
+        assertEquals(KEYS, cache.blockCount(), competitor + " blocks in slots after drain");
+        for (int i = 0; i < KEYS; i++) {
+          // HBase's serialized length adds its header and metadata to the block.
+          int length = cache.get(i);
+          assertTrue(length >= BLOCK && length < BLOCK + 128, competitor + " length " + length);
+        }
+        cache.clear();
+        assertEquals(0, cache.blockCount(), competitor + " blocks after clear");
+        assertThrows(IllegalStateException.class, () -> cache.get(0), competitor + " hit after clear");
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = L2Competitor.class, names = {"OURS_ZERO_COPY", "HBASE_BUCKET"})
+  void preparedSourcesCanBeOfferedAgainAfterClear(L2Competitor competitor) {
+    try (L2Adapter cache = competitor.build(new L2Setup(KEYS, BLOCK, CAPACITY, 1000))) {
+      cache.prepareSources();
+      for (int round = 0; round < 3; round++) {
+        for (int i = 0; i < KEYS; i++) {
+          assertTrue(cache.insert(i), competitor + " refused block " + i + " in round " + round);
+        }
+        cache.drain();
+        assertEquals(KEYS, cache.blockCount());
+        cache.clear();
+      }
+    }
+  }
+}
