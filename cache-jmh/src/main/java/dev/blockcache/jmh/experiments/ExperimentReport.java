@@ -22,6 +22,8 @@ import java.util.TreeSet;
 public final class ExperimentReport {
   private static final String EXP1 = "BlockSizeExperiment";
   private static final String EXP2 = "ThreadScalingExperiment";
+  /** A change smaller than this fraction is within the run-to-run noise of a quick run on a shared machine. */
+  private static final double NOISE = 0.10;
 
   private ExperimentReport() {}
 
@@ -134,8 +136,9 @@ public final class ExperimentReport {
     md.append("\nShape:\n");
     verdict(md, "zero-copy ahead of copy at every thread count (published 2×–5.6×); min ratio, max "
         + ratio(maxRatio), minRatio, minRatio > 1);
-    verdict(md, "copy peaks at " + threads[copyPeak] + " threads and falls after it (published: peak near 20); "
-        + "last/peak", score[1][threads.length - 1] / score[1][copyPeak], copyPeak < threads.length - 1);
+    double fall = score[1][threads.length - 1] / score[1][copyPeak];
+    verdict(md, "copy peaks at " + threads[copyPeak] + " threads and falls more than 10% after it (published: peak "
+        + "near 20); last/peak", fall, fall < 1 - NOISE);
     md.append("\nOn this machine the peak of either curve says more about 2 cores being oversubscribed than about "
         + "the read path; the ratio between the curves is the comparable figure.\n");
     Path png = dir.resolve("experiment2-thread-scaling-" + mode + ".png");

@@ -46,7 +46,10 @@ record ExperimentResult(String benchmark, int threads, Map<String, String> param
   }
 
   private static double metric(Map<?, ?> secondary, String name) {
-    Object m = secondary.get(name);
+    Object m = secondary.get("\u00b7" + name); // JMH prefixes profiler metrics with a middle dot
+    if (m == null) {
+      m = secondary.get(name);
+    }
     return m instanceof Map<?, ?> map && map.get("score") instanceof Number n ? n.doubleValue() : Double.NaN;
   }
 
