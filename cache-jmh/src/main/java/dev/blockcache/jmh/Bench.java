@@ -1,5 +1,6 @@
 package dev.blockcache.jmh;
 
+import dev.blockcache.jmh.experiments.ExperimentReport;
 import dev.blockcache.jmh.report.Report;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -30,7 +31,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
  *   <li>{@code bench.jvmArgs} (default none): extra flags for every fork, space-separated, added to (not replacing)
  *       {@link BenchmarkDefaults}' flags, e.g. {@code -Dio.netty.leakDetection.level=disabled}.</li>
  *   <li>{@code bench.results} (default {@code results}): the directory the files go to, created if missing;
- *       written as {@code jmh-MODE.json} and {@code report-MODE.md}.</li>
+ *       written as {@code jmh-MODE.json} and {@code report-MODE.md}, plus {@code experiments-MODE.md} and its PNG
+ *       charts when the run included experiments ({@link ExperimentReport}).</li>
  * </ul>
  *
  * <p>Thread-safety: a main; not for concurrent use.
@@ -107,5 +109,9 @@ public final class Bench {
     Report.write(json, markdown, "Benchmarks (" + name + " mode)");
     System.out.println("JMH results: " + json);
     System.out.println("Report:      " + markdown);
+    Path experiments = ExperimentReport.write(json, dir, name);
+    if (experiments != null) {
+      System.out.println("Experiments: " + experiments);
+    }
   }
 }

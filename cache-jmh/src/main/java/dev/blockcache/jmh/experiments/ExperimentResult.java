@@ -1,0 +1,60 @@
+package dev.blockcache.jmh.experiments;
+
+import dev.blockcache.jmh.report.Json;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One JMH result of an experiment, read from JMH's JSON: the benchmark's simple name ({@code Class.method}), thread
+ * count, parameters, score and, when the run used {@code -prof gc}, the allocation rate (MB/s) and GC time (ms);
+ * {@code NaN} when absent.
+ *
+ * <p>Thread-safety: immutable.
+ */
+record ExperimentResult(String benchmark, int threads, Map<String, String> params, double score, String unit,
+    double allocRateMbPerSec, double gcTimeMs) {
+
+  /** Every result in {@code json} whose benchmark lives in this package. */
+  static List<ExperimentResult> read(Path json) throws IOException {
+    Object parsed = Json.parse(Files.readString(json, StandardCharsets.UTF_8));
+    List<ExperimentResult> out = new ArrayList<>();
+    for (Object o : (List<?>) parsed) {
+      Map<?, ?> run = (Map<?, ?>) o;
+      String full = (String) run.get("benchmark");
+      String prefix = ExperimentResult.class.getPackageName() + ".";
+      if (!full.startsWith(prefix)) {
+        continue;
+      }
+      Map<String, String> params = new LinkedHashMap<>();
+      Object p = run.get("params");
+      if (p instanceof Map<?, ?> m) {
+        m.forEach((k, v) -> params.put(String.valueOf(k), String.valueOf(v)));
+      }
+      Map<?, ?> primary = (Map<?, ?>) run.get("primaryMetric");
+      Map<?, ?> secondary = run.get("secondaryMetrics") instanceof Map<?, ?> s ? s : Map.of();
+      out.add(new ExperimentResult(full.substring(prefix.length()), ((Number) run.get("threads")).intValue(), params,
+          ((Number) primary.get("score")).doubleValue(), (String) primary.get("scoreUnit"),
+          metric(secondary, "gc.alloc.rate"), metric(secondary, "gc.time")));
+    }
+    return out;
+  }
+
+  private static double metric(Map<?, ?> secondary, String name) {
+    Object m = secondary.get("\u00b7" + name); // JMH prefixes profiler metrics with a middle dot
+    if (m == null) {
+      m = secondary.get(name);
+    }
+    return m instanceof Map<?, ?> map && map.get("score") instanceof Number n ? n.doubleValue() : Double.NaN;
+  }
+
+  /** The experiment class's simple name. */
+  String experiment() {
+    return benchmark.substring(0, benchmark.indexOf('.'));
+  }
+}
