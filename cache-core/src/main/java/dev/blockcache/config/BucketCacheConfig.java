@@ -3,6 +3,7 @@ package dev.blockcache.config;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Collectors;
 
 /**
  * The configuration of the L2 {@code BucketCache}, with HBase's keys, meanings and defaults: the IO engine, the
@@ -123,7 +124,7 @@ public final class BucketCacheConfig {
     if (sizes == null || sizes.length == 0) {
       throw new ConfigException(BUCKET_SIZES, "", "a comma-separated list of item sizes in bytes");
     }
-    String text = Arrays.toString(sizes);
+    String text = Arrays.stream(sizes).mapToObj(String::valueOf).collect(Collectors.joining(","));
     for (int i = 0; i < sizes.length; i++) {
       if (sizes[i] <= 0 || sizes[i] % SIZE_UNIT != 0) {
         throw new ConfigException(BUCKET_SIZES, text, "positive multiples of " + SIZE_UNIT + " (" + sizes[i] + " is not)");

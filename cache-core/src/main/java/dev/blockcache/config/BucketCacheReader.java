@@ -1,0 +1,50 @@
+package dev.blockcache.config;
+
+/**
+ * Reads the {@code hbase.bucketcache.*} keys into a {@link BucketCacheConfig}; the part of {@link SiteConfigReader}
+ * that runs when {@value BucketCacheConfig#IOENGINE} is set.
+ *
+ * <p>Thread-safety: stateless.
+ */
+final class BucketCacheReader {
+  private static final long MB = 1024L * 1024;
+
+  private BucketCacheReader() {}
+
+  static BucketCacheConfig read(SiteValues v) {
+    String engine = v.text(BucketCacheConfig.IOENGINE);
+    String sizeText = v.text(BucketCacheConfig.SIZE);
+    if (sizeText == null) {
+      throw new ConfigException(BucketCacheConfig.SIZE, "unset",
+          "the L2 capacity in MB (>= 1), required when " + BucketCacheConfig.IOENGINE + " is set");
+    }
+    float megabytes = v.fraction(BucketCacheConfig.SIZE, 0f);
+    if (!(megabytes >= 1f)) {
+      throw new ConfigException(BucketCacheConfig.SIZE, sizeText,
+          "a capacity in MB >= 1 (HBase 2.x reads this key in MB; a fraction of the heap is not accepted)");
+    }
+    BucketCacheConfig.Builder b = BucketCacheConfig.builder(engine, (long) (megabytes * (double) MB));
+    int[] sizes = v.integers(BucketCacheConfig.BUCKET_SIZES);
+    if (sizes != null) {
+      b.bucketSizes(sizes);
+    }
+    return b.writerThreads(v.smallInteger(BucketCacheConfig.WRITER_THREADS, BucketCacheConfig.DEFAULT_WRITER_THREADS))
+        .writerQueueLength(v.smallInteger(BucketCacheConfig.WRITER_QUEUE_LENGTH,
+            BucketCacheConfig.DEFAULT_WRITER_QUEUE_LENGTH))
+        .queueAdditionWaitTimeMs(v.integer(BucketCacheConfig.QUEUE_ADDITION_WAIT_TIME,
+            BucketCacheConfig.DEFAULT_QUEUE_ADDITION_WAIT_TIME_MS))
+        .acceptFactor(v.fraction(BucketCacheConfig.ACCEPT_FACTOR, BucketCacheConfig.DEFAULT_ACCEPT_FACTOR))
+        .minFactor(v.fraction(BucketCacheConfig.MIN_FACTOR, BucketCacheConfig.DEFAULT_MIN_FACTOR))
+        .extraFreeFactor(v.fraction(BucketCacheConfig.EXTRA_FREE_FACTOR, BucketCacheConfig.DEFAULT_EXTRA_FREE_FACTOR))
+        .priorityFactors(v.fraction(BucketCacheConfig.SINGLE_FACTOR, BucketCacheConfig.DEFAULT_SINGLE_FACTOR),
+            v.fraction(BucketCacheConfig.MULTI_FACTOR, BucketCacheConfig.DEFAULT_MULTI_FACTOR),
+            v.fraction(BucketCacheConfig.MEMORY_FACTOR, BucketCacheConfig.DEFAULT_MEMORY_FACTOR))
+        .copyOnRead(v.bool(BucketCacheConfig.COPY_ON_READ, false))
+        .fileDirectIo(v.bool(BucketCacheConfig.FILE_DIRECT_IO, false))
+        .checksumVerify(v.bool(BucketCacheConfig.CHECKSUM_VERIFY, true))
+        .ioErrorsToleratedMs(v.integer(BucketCacheConfig.IO_ERRORS_TOLERATED_DURATION,
+            BucketCacheConfig.DEFAULT_IO_ERRORS_TOLERATED_DURATION_MS))
+        .deviceModel(v.text(BucketCacheConfig.DEVICE_MODEL) == null ? "none" : v.text(BucketCacheConfig.DEVICE_MODEL))
+        .build();
+  }
+}

@@ -1,0 +1,90 @@
+package dev.blockcache.config;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Every configuration key this library reads, with its default and meaning: the one list that
+ * {@link SiteConfigReader} checks files against and that {@code docs/configuration.md} is tested against. Also the
+ * HBase keys that belong to the storage engine rather than the cache, and the HBase cache keys not supported here,
+ * each with what the user is told.
+ *
+ * <p>Thread-safety: immutable.
+ */
+public final class ConfigKeys {
+  private ConfigKeys() {}
+
+  /** One key: its name, its default as text ("unset" when it has none) and what it means. */
+  public record Key(String name, String defaultValue, String meaning) {}
+
+  /** The keys read, in the order the documentation lists them. */
+  public static final List<Key> ALL = List.of(
+      new Key(SiteConfigReader.L1_SIZE, "0.4",
+          "L1 size as a fraction of the max heap; <= 0.0001 disables the block cache (no L1, no L2); > 1 is an error"),
+      new Key(SiteConfigReader.L1_MEMORY_SIZE, "unset",
+          "L1 size in bytes, with an optional k/m/g/t suffix (\"10g\"); overrides the fraction"),
+      new Key(SiteConfigReader.L1_POLICY, "LRU", "L1 policy: LRU or TinyLFU (case-insensitive)"),
+      new Key(LruConfig.MIN_FACTOR, "0.95", "LRU: an eviction pass frees down to this fraction of capacity"),
+      new Key(LruConfig.ACCEPTABLE_FACTOR, "0.99", "LRU: eviction starts above this fraction of capacity"),
+      new Key(LruConfig.HARD_CAPACITY_LIMIT_FACTOR, "1.2",
+          "LRU: inserts are refused above this factor x acceptable x capacity"),
+      new Key(LruConfig.SINGLE_PERCENTAGE, "0.25", "LRU: share of single-access blocks; the three shares sum to 1"),
+      new Key(LruConfig.MULTI_PERCENTAGE, "0.50", "LRU: share of multi-access blocks"),
+      new Key(LruConfig.MEMORY_PERCENTAGE, "0.25", "LRU: share of in-memory blocks"),
+      new Key(LruConfig.IN_MEMORY_FORCE_MODE, "false", "LRU: in-memory blocks may evict every single and multi block"),
+      new Key(LruConfig.MAX_BLOCK_SIZE, "16777216", "LRU: larger blocks are not cached (bytes)"),
+      new Key(TinyLfuConfig.MAX_BLOCK_SIZE, "16777216", "TinyLFU: larger blocks are not cached (bytes)"),
+      new Key(LruConfig.MIN_BLOCK_SIZE, "65536", "expected block size in bytes, used to presize the L1 maps"),
+      new Key(BucketCacheConfig.IOENGINE, "unset",
+          "L2 engine: heap, offheap, file:/path, files:/p1,/p2 or mmap:/path; unset means no L2"),
+      new Key(BucketCacheConfig.SIZE, "unset", "L2 capacity in MB (a float); < 1 is an error; required with an engine"),
+      new Key(BucketCacheConfig.BUCKET_SIZES, "5120,9216,...,525312 (14 sizes)",
+          "L2 item sizes in bytes, ascending multiples of 256; each bucket holds 4 items of the largest size"),
+      new Key(BucketCacheConfig.WRITER_THREADS, "3", "L2 writer threads"),
+      new Key(BucketCacheConfig.WRITER_QUEUE_LENGTH, "64", "capacity of each L2 writer queue"),
+      new Key(BucketCacheConfig.QUEUE_ADDITION_WAIT_TIME, "0",
+          "ms a cacheBlock waits for room in a full writer queue before it counts a failed insertion"),
+      new Key(BucketCacheConfig.ACCEPT_FACTOR, "0.95", "L2: eviction starts above this fraction of capacity"),
+      new Key(BucketCacheConfig.MIN_FACTOR, "0.85", "L2: eviction frees down to this fraction"),
+      new Key(BucketCacheConfig.EXTRA_FREE_FACTOR, "0.10", "L2: extra fraction freed beyond the minimum"),
+      new Key(BucketCacheConfig.SINGLE_FACTOR, "0.25", "L2: share of single-access blocks; the three sum to 1"),
+      new Key(BucketCacheConfig.MULTI_FACTOR, "0.50", "L2: share of multi-access blocks"),
+      new Key(BucketCacheConfig.MEMORY_FACTOR, "0.25", "L2: share of in-memory blocks"),
+      new Key(BucketCacheConfig.IO_ERRORS_TOLERATED_DURATION, "60000",
+          "ms of sustained IO errors after which the L2 disables itself (gets miss, puts are dropped)"),
+      new Key(BucketCacheConfig.COPY_ON_READ, "false",
+          "new: L2 gets return heap copies instead of zero-copy views (the copy path of HBASE-11425)"),
+      new Key(BucketCacheConfig.FILE_DIRECT_IO, "false", "new: file engines open their files with O_DIRECT"),
+      new Key(BucketCacheConfig.CHECKSUM_VERIFY, "true",
+          "new: verify each block's CRC32C on reads from file engines; a mismatch is a miss and evicts the block"),
+      new Key(BucketCacheConfig.DEVICE_MODEL, "none",
+          "new, for experiments: model a device under file-engine reads: none, hdd, sata-ssd or nvme"));
+
+  /** HBase keys that are the storage engine's caching policy, not the cache's: reported, never applied here. */
+  public static final List<String> STORAGE_ENGINE_KEYS = List.of(
+      "hbase.rs.cacheblocksonwrite", "hbase.rs.prefetchblocksonopen", "hbase.rs.evictblocksonclose",
+      "hfile.block.index.cacheonwrite", "hfile.block.bloom.cacheonwrite", "hbase.block.data.cachecompressed",
+      "hbase.block.data.cacheonread", "hbase.rs.cachecompactedblocksonwrite",
+      "hbase.rs.cachecompactedblocksonwrite.threshold", "hfile.block.cache.cachedatainl1");
+
+  /** HBase cache keys this library does not implement, with the reason given. */
+  public static final Map<String, String> UNSUPPORTED = Map.of(
+      "hbase.blockcache.use.external", "external (memcached) block caches are not supported",
+      "hbase.bucketcache.combinedcache.enabled", "the L1 + L2 split is always HBase 2.x's combined cache",
+      "hbase.lru.blockcache.hard.capacity.limit", "use " + LruConfig.HARD_CAPACITY_LIMIT_FACTOR,
+      "hbase.bucketcache.bucket.sizes.auto", "bucket sizes are set by " + BucketCacheConfig.BUCKET_SIZES);
+
+  /** Key prefixes that belong to block caches: a key under one of them that this list does not know is reported. */
+  public static final List<String> CACHE_PREFIXES = List.of(
+      "hfile.block.cache.", "hbase.lru.", "hbase.tinylfu.", "hbase.blockcache.", "hbase.bucketcache.");
+
+  /** Whether {@code name} is a key in {@link #ALL}. */
+  public static boolean isKnown(String name) {
+    for (Key key : ALL) {
+      if (key.name().equals(name)) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

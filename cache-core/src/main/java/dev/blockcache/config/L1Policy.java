@@ -1,0 +1,27 @@
+package dev.blockcache.config;
+
+import java.util.Locale;
+
+/**
+ * The L1 eviction policy named by {@code hfile.block.cache.policy}.
+ *
+ * <p>Thread-safety: immutable.
+ */
+public enum L1Policy {
+  /** HBase's LruBlockCache semantics (single / multi / memory priorities). */
+  LRU,
+  /** Caffeine's W-TinyLFU, weighted by block size. */
+  TINYLFU;
+
+  /** The policy named {@code value} (case-insensitive, as HBase reads it). */
+  static L1Policy parse(String key, String value) {
+    switch (value.toUpperCase(Locale.ROOT)) {
+      case "LRU":
+        return LRU;
+      case "TINYLFU":
+        return TINYLFU;
+      default:
+        throw new ConfigException(key, value, "LRU or TinyLFU");
+    }
+  }
+}

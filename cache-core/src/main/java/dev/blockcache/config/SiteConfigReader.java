@@ -1,0 +1,192 @@
+package dev.blockcache.config;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.hadoop.conf.Configuration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads the block-cache keys of an hbase-site.xml (or any Hadoop {@link Configuration}) into a validated
+ * {@link SiteConfig}: every key of {@link ConfigKeys#ALL} in one place, with HBase's names, meanings and defaults.
+ *
+ * <p>A value that does not parse or is out of range is a {@link ConfigException} naming the key, the value and what
+ * is accepted; a file that is not well-formed XML is one naming the file and the parser's line. A key that is present
+ * but not applied — a storage-engine key, an unsupported HBase key, an unknown key under a cache prefix, a key of a
+ * tier that is not built, a key of the other L1 policy — is reported: one WARN line each, and
+ * {@link SiteConfig#reportedKeys()}. Nothing is silently ignored.
+ *
+ * <p>Thread-safety: stateless; safe for concurrent use as long as the {@link Configuration} is not being modified.
+ */
+public final class SiteConfigReader {
+  public static final String L1_SIZE = "hfile.block.cache.size";
+  public static final String L1_MEMORY_SIZE = "hfile.block.cache.memory.size";
+  public static final String L1_POLICY = "hfile.block.cache.policy";
+  /** HBase's default L1 share of the max heap. */
+  public static final float DEFAULT_L1_SIZE = 0.4f;
+  /** At or below this {@value #L1_SIZE}, HBase builds no block cache at all. */
+  public static final float DISABLED_AT_OR_BELOW = 0.0001f;
+
+  private static final Logger LOG = LoggerFactory.getLogger(SiteConfigReader.class);
+  private static final String LRU_PREFIX = "hbase.lru.";
+
+  private SiteConfigReader() {}
+
+  /** Reads {@code conf} for a JVM whose max heap is this one's ({@link Runtime#maxMemory()}). */
+  public static SiteConfig read(Configuration conf) {
+    return read(conf, Runtime.getRuntime().maxMemory());
+  }
+
+  /**
+   * Reads the hbase-site.xml at {@code file}, alone (no Hadoop default resources).
+   *
+   * @throws ConfigException naming the file when it is missing, unreadable or not well-formed XML
+   */
+  public static SiteConfig read(Path file, long maxHeapBytes) {
+    if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
+      throw new ConfigException("hbase-site.xml", file, "a readable XML file");
+    }
+    Configuration conf = new Configuration(false);
+    // The restricted-parser overload: the one-argument addResource(Path) needs Hadoop security classes.
+    conf.addResource(new org.apache.hadoop.fs.Path(file.toAbsolutePath().toUri()), false);
+    try {
+      conf.size();
+    } catch (RuntimeException e) {
+      Throwable cause = e.getCause() != null ? e.getCause() : e;
+      throw new ConfigException("hbase-site.xml", file, "well-formed Hadoop configuration XML (" + cause.getMessage()
+          + ")");
+    }
+    return read(conf, maxHeapBytes);
+  }
+
+  /**
+   * Reads {@code conf} for a JVM whose max heap is {@code maxHeapBytes}.
+   *
+   * @throws ConfigException naming the first key whose value cannot be used
+   */
+  public static SiteConfig read(Configuration conf, long maxHeapBytes) {
+    if (maxHeapBytes <= 0) {
+      throw new IllegalArgumentException("max heap must be positive, was " + maxHeapBytes);
+    }
+    SiteValues values = new SiteValues(conf);
+    Map<String, String> present = cacheKeysPresent(conf);
+    List<String> reports = new ArrayList<>();
+    reportForeignKeys(present, reports);
+
+    String policyText = values.text(L1_POLICY);
+    L1Policy policy = policyText == null ? L1Policy.LRU : L1Policy.parse(L1_POLICY, policyText);
+    long l1Capacity = l1Capacity(values, maxHeapBytes);
+    LruConfig lru = null;
+    TinyLfuConfig tinyLfu = null;
+    BucketCacheConfig l2 = null;
+    if (l1Capacity == 0) {
+      reportAll(present, "not applied: the block cache is disabled by " + L1_SIZE + "=" + values.text(L1_SIZE),
+          reports, L1_SIZE, L1_POLICY);
+    } else {
+      if (policy == L1Policy.LRU) {
+        lru = lru(values, l1Capacity);
+        reportPrefix(present, TinyLfuConfig.MAX_BLOCK_SIZE, "applies to the TinyLFU policy only", reports);
+      } else {
+        tinyLfu = TinyLfuConfig.of(l1Capacity, values.integer(TinyLfuConfig.MAX_BLOCK_SIZE,
+            TinyLfuConfig.DEFAULT_MAX_BLOCK_SIZE), values.integer(LruConfig.MIN_BLOCK_SIZE,
+            LruConfig.DEFAULT_MIN_BLOCK_SIZE));
+        reportPrefix(present, LRU_PREFIX, "applies to the LRU policy only", reports);
+      }
+      if (values.text(BucketCacheConfig.IOENGINE) != null) {
+        l2 = BucketCacheReader.read(values);
+      } else {
+        reportPrefix(present, "hbase.bucketcache.",
+            "not applied: no L2 without " + BucketCacheConfig.IOENGINE, reports);
+      }
+    }
+    for (String line : reports) {
+      LOG.warn("{}", line);
+    }
+    return new SiteConfig(policy, lru, tinyLfu, l2, reports);
+  }
+
+  /** The L1 capacity in bytes; 0 when the block cache is disabled. */
+  private static long l1Capacity(SiteValues values, long maxHeapBytes) {
+    float fraction = values.fraction(L1_SIZE, DEFAULT_L1_SIZE);
+    if (!(fraction >= 0f && fraction <= 1f)) {
+      throw new ConfigException(L1_SIZE, values.text(L1_SIZE),
+          "a fraction of the max heap in [0, 1]; <= " + DISABLED_AT_OR_BELOW + " disables the block cache");
+    }
+    long absolute = values.bytes(L1_MEMORY_SIZE);
+    if (absolute > 0) {
+      if (absolute >= maxHeapBytes) {
+        throw new ConfigException(L1_MEMORY_SIZE, values.text(L1_MEMORY_SIZE),
+            "a size below the max heap (" + maxHeapBytes + " bytes)");
+      }
+      return absolute;
+    }
+    return fraction <= DISABLED_AT_OR_BELOW ? 0 : Math.max(1, (long) (maxHeapBytes * (double) fraction));
+  }
+
+  private static LruConfig lru(SiteValues v, long capacity) {
+    return LruConfig.builder(capacity)
+        .minFactor(v.fraction(LruConfig.MIN_FACTOR, LruConfig.DEFAULT_MIN_FACTOR))
+        .acceptableFactor(v.fraction(LruConfig.ACCEPTABLE_FACTOR, LruConfig.DEFAULT_ACCEPTABLE_FACTOR))
+        .hardCapacityLimitFactor(v.fraction(LruConfig.HARD_CAPACITY_LIMIT_FACTOR,
+            LruConfig.DEFAULT_HARD_CAPACITY_LIMIT_FACTOR))
+        .priorityShares(v.fraction(LruConfig.SINGLE_PERCENTAGE, LruConfig.DEFAULT_SINGLE_PERCENTAGE),
+            v.fraction(LruConfig.MULTI_PERCENTAGE, LruConfig.DEFAULT_MULTI_PERCENTAGE),
+            v.fraction(LruConfig.MEMORY_PERCENTAGE, LruConfig.DEFAULT_MEMORY_PERCENTAGE))
+        .inMemoryForceMode(v.bool(LruConfig.IN_MEMORY_FORCE_MODE, false))
+        .maxBlockSize(v.integer(LruConfig.MAX_BLOCK_SIZE, LruConfig.DEFAULT_MAX_BLOCK_SIZE))
+        .minBlockSize(v.integer(LruConfig.MIN_BLOCK_SIZE, LruConfig.DEFAULT_MIN_BLOCK_SIZE))
+        .build();
+  }
+
+  /** Present keys under a cache prefix, plus the storage-engine and unsupported keys, sorted by name. */
+  private static Map<String, String> cacheKeysPresent(Configuration conf) {
+    Map<String, String> present = new TreeMap<>();
+    for (Map.Entry<String, String> entry : conf) {
+      String key = entry.getKey();
+      boolean cacheKey = ConfigKeys.CACHE_PREFIXES.stream().anyMatch(key::startsWith);
+      if (cacheKey || ConfigKeys.STORAGE_ENGINE_KEYS.contains(key) || ConfigKeys.UNSUPPORTED.containsKey(key)) {
+        present.put(key, entry.getValue());
+      }
+    }
+    return present;
+  }
+
+  /** Reports storage-engine, unsupported and unknown keys, and drops them from {@code present}. */
+  private static void reportForeignKeys(Map<String, String> present, List<String> reports) {
+    present.entrySet().removeIf(entry -> {
+      String key = entry.getKey();
+      if (ConfigKeys.STORAGE_ENGINE_KEYS.contains(key)) {
+        reports.add(key + "=" + entry.getValue() + ": the storage engine's caching policy, not the cache's;"
+            + " apply it in the storage engine");
+      } else if (ConfigKeys.UNSUPPORTED.containsKey(key)) {
+        reports.add(key + "=" + entry.getValue() + ": not supported: " + ConfigKeys.UNSUPPORTED.get(key));
+      } else if (!ConfigKeys.isKnown(key)) {
+        reports.add(key + "=" + entry.getValue() + ": unknown block-cache key, not applied (see "
+            + "docs/configuration.md)");
+      } else {
+        return false;
+      }
+      return true;
+    });
+  }
+
+  private static void reportPrefix(Map<String, String> present, String prefix, String why, List<String> reports) {
+    present.forEach((key, value) -> {
+      if (key.startsWith(prefix)) {
+        reports.add(key + "=" + value + ": " + why);
+      }
+    });
+  }
+
+  private static void reportAll(Map<String, String> present, String why, List<String> reports, String... except) {
+    present.forEach((key, value) -> {
+      if (!List.of(except).contains(key)) {
+        reports.add(key + "=" + value + ": " + why);
+      }
+    });
+  }
+}

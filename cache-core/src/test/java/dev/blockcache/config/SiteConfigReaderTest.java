@@ -1,0 +1,201 @@
+package dev.blockcache.config;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class SiteConfigReaderTest {
+  private static final long HEAP = 1L << 30;
+
+  @TempDir
+  Path dir;
+
+  private static Configuration conf(Map<String, String> values) {
+    Configuration conf = new Configuration(false);
+    values.forEach(conf::set);
+    return conf;
+  }
+
+  private Path site(String properties) throws Exception {
+    Path file = dir.resolve("hbase-site.xml");
+    Files.writeString(file, "<?xml version=\"1.0\"?>\n<configuration>\n" + properties + "</configuration>\n");
+    return file;
+  }
+
+  private static String property(String name, String value) {
+    return "  <property><name>" + name + "</name><value>" + value + "</value></property>\n";
+  }
+
+  @Test
+  void anEmptyConfigurationIsHBasesDefaultLruL1OfFortyPercentOfTheHeapAndNoL2() {
+    SiteConfig site = SiteConfigReader.read(conf(Map.of()), HEAP);
+    assertTrue(site.enabled());
+    assertEquals(L1Policy.LRU, site.policy());
+    LruConfig lru = site.lru().orElseThrow();
+    assertEquals((long) (HEAP * (double) 0.4f), lru.capacity());
+    assertEquals(LruConfig.DEFAULT_MIN_FACTOR, lru.minFactor());
+    assertEquals(LruConfig.DEFAULT_ACCEPTABLE_FACTOR, lru.acceptableFactor());
+    assertFalse(site.l2().isPresent());
+    assertEquals(List.of(), site.reportedKeys());
+  }
+
+  @Test
+  void anHBaseSiteFileWithAnOffheapL2LoadsEveryValue() throws Exception {
+    Path file = site(property("hfile.block.cache.size", "0.2")
+        + property("hbase.lru.blockcache.single.percentage", "0.3")
+        + property("hbase.lru.blockcache.multi.percentage", "0.4")
+        + property("hbase.lru.blockcache.memory.percentage", "0.3")
+        + property("hbase.lru.rs.inmemoryforcemode", "true")
+        + property("hbase.bucketcache.ioengine", "offheap")
+        + property("hbase.bucketcache.size", "64.5")
+        + property("hbase.bucketcache.bucket.sizes", "5120, 9216,66560")
+        + property("hbase.bucketcache.writer.threads", "2")
+        + property("hbase.bucketcache.queue.addition.waittime", "100")
+        + property("hbase.bucketcache.read.copy", "TRUE"));
+    SiteConfig site = SiteConfigReader.read(file, HEAP);
+    LruConfig lru = site.lru().orElseThrow();
+    assertEquals((long) (HEAP * (double) 0.2f), lru.capacity());
+    assertEquals(0.3f, lru.singlePercentage());
+    assertTrue(lru.inMemoryForceMode());
+    BucketCacheConfig l2 = site.l2().orElseThrow();
+    assertEquals("offheap", l2.ioEngine());
+    assertEquals((long) (64.5 * 1024 * 1024), l2.capacity());
+    assertArrayEquals(new int[] {5120, 9216, 66560}, l2.bucketSizes());
+    assertEquals(2, l2.writerThreads());
+    assertEquals(100, l2.queueAdditionWaitTimeMs());
+    assertTrue(l2.copyOnRead());
+    assertTrue(l2.checksumVerify());
+    assertEquals(List.of(), site.reportedKeys());
+  }
+
+  @Test
+  void memorySizeOverridesTheFraction() {
+    SiteConfig site = SiteConfigReader.read(conf(Map.of("hfile.block.cache.size", "0.1",
+        "hfile.block.cache.memory.size", "100m")), HEAP);
+    assertEquals(100L << 20, site.l1Capacity());
+  }
+
+  @Test
+  void tinyLfuPolicyBuildsTheTinyLfuConfigAndReportsLruKeys() {
+    SiteConfig site = SiteConfigReader.read(conf(Map.of("hfile.block.cache.policy", "tinylfu",
+        "hbase.tinylfu.max.block.size", "1048576", "hbase.lru.blockcache.min.factor", "0.9")), HEAP);
+    assertEquals(L1Policy.TINYLFU, site.policy());
+    assertEquals(1 << 20, site.tinyLfu().orElseThrow().maxBlockSize());
+    assertFalse(site.lru().isPresent());
+    assertEquals(1, site.reportedKeys().size());
+    assertTrue(site.reportedKeys().get(0).startsWith("hbase.lru.blockcache.min.factor=0.9: applies to the LRU"),
+        site.reportedKeys().toString());
+  }
+
+  @Test
+  void aSizeAtOrBelowOneTenThousandthDisablesTheBlockCacheAndReportsTheL2Keys() {
+    SiteConfig site = SiteConfigReader.read(conf(Map.of("hfile.block.cache.size", "0.0001",
+        "hbase.bucketcache.ioengine", "offheap", "hbase.bucketcache.size", "64")), HEAP);
+    assertFalse(site.enabled());
+    assertEquals(0, site.l1Capacity());
+    assertFalse(site.l2().isPresent());
+    assertEquals(2, site.reportedKeys().size(), site.reportedKeys().toString());
+    assertTrue(site.reportedKeys().get(0).contains("the block cache is disabled"));
+  }
+
+  @Test
+  void storageEngineUnsupportedUnknownAndOrphanL2KeysAreReportedByName() {
+    SiteConfig site = SiteConfigReader.read(conf(Map.of("hbase.rs.cacheblocksonwrite", "true",
+        "hbase.blockcache.use.external", "true", "hbase.bucketcache.writer.threadz", "4",
+        "hbase.bucketcache.size", "64")), HEAP);
+    List<String> reports = site.reportedKeys();
+    assertEquals(4, reports.size(), reports.toString());
+    assertTrue(reports.stream().anyMatch(r -> r.startsWith("hbase.rs.cacheblocksonwrite=true: the storage engine")));
+    assertTrue(reports.stream().anyMatch(r -> r.startsWith("hbase.blockcache.use.external=true: not supported")));
+    assertTrue(reports.stream().anyMatch(r -> r.startsWith("hbase.bucketcache.writer.threadz=4: unknown")));
+    assertTrue(reports.stream().anyMatch(r -> r.startsWith("hbase.bucketcache.size=64: not applied: no L2")));
+  }
+
+  @ParameterizedTest(name = "{0}={1}")
+  @CsvSource(delimiter = '|', value = {
+      "hfile.block.cache.size | 1.5",
+      "hfile.block.cache.size | -0.1",
+      "hfile.block.cache.size | forty",
+      "hfile.block.cache.memory.size | 10x",
+      "hfile.block.cache.memory.size | -5",
+      "hfile.block.cache.memory.size | 2g",
+      "hfile.block.cache.policy | LFU",
+      "hbase.lru.blockcache.min.factor | 1.5",
+      "hbase.lru.blockcache.min.factor | high",
+      "hbase.lru.blockcache.acceptable.factor | 0",
+      "hbase.lru.blockcache.hard.capacity.limit.factor | 0.5",
+      "hbase.lru.blockcache.single.percentage | 0.5",
+      "hbase.lru.blockcache.multi.percentage | 1.2",
+      "hbase.lru.blockcache.memory.percentage | -0.25",
+      "hbase.lru.rs.inmemoryforcemode | yes",
+      "hbase.lru.max.block.size | 0",
+      "hbase.lru.max.block.size | 16MB",
+      "hbase.blockcache.minblocksize | -1",
+      "hbase.bucketcache.size | 0.5",
+      "hbase.bucketcache.size | big",
+      "hbase.bucketcache.size | 1",
+      "hbase.bucketcache.bucket.sizes | 5000,9216",
+      "hbase.bucketcache.bucket.sizes | 9216,5120",
+      "hbase.bucketcache.bucket.sizes | 5120,x",
+      "hbase.bucketcache.writer.threads | 0",
+      "hbase.bucketcache.writer.threads | 99999999999",
+      "hbase.bucketcache.writer.queuelength | 0",
+      "hbase.bucketcache.queue.addition.waittime | -1",
+      "hbase.bucketcache.acceptfactor | 1.1",
+      "hbase.bucketcache.minfactor | 0.99",
+      "hbase.bucketcache.extrafreefactor | 1",
+      "hbase.bucketcache.single.factor | 0.9",
+      "hbase.bucketcache.multi.factor | x",
+      "hbase.bucketcache.memory.factor | 2",
+      "hbase.bucketcache.ioengine.errors.tolerated.duration | -1",
+      "hbase.bucketcache.read.copy | 1",
+      "hbase.bucketcache.file.directio | on",
+      "hbase.bucketcache.checksum.verify | no",
+      "hbase.bucketcache.file.device.model | ssd",
+  })
+  void aBadValueIsAnErrorNamingTheKeyAndTheValue(String key, String value) {
+    Configuration conf = conf(Map.of("hbase.bucketcache.ioengine", "offheap", "hbase.bucketcache.size", "64",
+        "hfile.block.cache.policy", "LRU"));
+    conf.set(key, value);
+    ConfigException e = assertThrows(ConfigException.class, () -> SiteConfigReader.read(conf, HEAP));
+    assertTrue(e.key().contains(key), "key " + e.key() + " does not name " + key + ": " + e.getMessage());
+    assertTrue(e.getMessage().contains(value.trim()) || e.key().contains("+"),
+        "message does not give the value " + value + ": " + e.getMessage());
+    assertFalse(e.accepted().isBlank());
+  }
+
+  @Test
+  void anEngineWithoutASizeIsAnErrorNamingTheSizeKey() {
+    ConfigException e = assertThrows(ConfigException.class,
+        () -> SiteConfigReader.read(conf(Map.of("hbase.bucketcache.ioengine", "offheap")), HEAP));
+    assertEquals(BucketCacheConfig.SIZE, e.key());
+  }
+
+  @Test
+  void malformedXmlIsAnErrorNamingTheFileAndTheLine() throws Exception {
+    Path file = dir.resolve("hbase-site.xml");
+    Files.writeString(file, "<configuration>\n<property><name>hfile.block.cache.size</name>\n</configuration>\n");
+    ConfigException e = assertThrows(ConfigException.class, () -> SiteConfigReader.read(file, HEAP));
+    assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
+    assertTrue(e.getMessage().contains("row,col") || e.getMessage().contains("line"), e.getMessage());
+  }
+
+  @Test
+  void aMissingFileIsAnErrorNamingIt() {
+    Path missing = dir.resolve("nope.xml");
+    ConfigException e = assertThrows(ConfigException.class, () -> SiteConfigReader.read(missing, HEAP));
+    assertTrue(e.getMessage().contains(missing.toString()));
+  }
+}
