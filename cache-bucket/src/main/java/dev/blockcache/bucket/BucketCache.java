@@ -7,8 +7,11 @@ import dev.blockcache.api.CacheResult;
 import dev.blockcache.api.CacheStats;
 import dev.blockcache.api.CachePriority;
 import dev.blockcache.api.ReadOptions;
+import dev.blockcache.bucket.engine.ChannelIo;
+import dev.blockcache.bucket.engine.FileEngineOptions;
 import dev.blockcache.bucket.engine.IoEngine;
 import dev.blockcache.bucket.engine.IoEngineRegistry;
+import dev.blockcache.bucket.engine.device.DeviceModelIo;
 import dev.blockcache.bucket.format.BlockHeader;
 import dev.blockcache.bucket.index.IndexEntry;
 import dev.blockcache.bucket.write.PendingWrite;
@@ -19,6 +22,7 @@ import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
 
 /**
  * The L2 cache: blocks in slots of an {@link IoEngine}, found through a compact {@link dev.blockcache.bucket.index.BlockIndex},
@@ -57,9 +61,17 @@ public final class BucketCache implements BlockCache {
   private final int instance = INSTANCES.incrementAndGet();
   private volatile boolean closed;
 
-  /** A cache on a new engine made from {@code config.ioEngine()} by the built-in registry. */
+  /**
+   * A cache on a new engine made from {@code config.ioEngine()} by the built-in registry, file engines opened with
+   * the config's O_DIRECT and device-model settings.
+   */
   public static BucketCache create(BucketCacheConfig config) throws IOException {
-    return create(config, IoEngineRegistry.withBuiltins());
+    return create(config, IoEngineRegistry.withBuiltins(fileEngineOptions(config)));
+  }
+
+  /** The file-engine options {@code config} asks for. */
+  public static FileEngineOptions fileEngineOptions(BucketCacheConfig config) {
+    return new FileEngineOptions(config.fileDirectIo(), DeviceModelIo.wrap(ChannelIo.PLAIN, config.deviceModel()));
   }
 
   /** A cache on a new engine made from {@code config.ioEngine()} by {@code registry}; the cache owns the engine. */
@@ -78,12 +90,17 @@ public final class BucketCache implements BlockCache {
 
   /** A cache over {@code engine}, which it owns and closes. */
   public BucketCache(BucketCacheConfig config, IoEngine engine) {
+    this(config, engine, System::currentTimeMillis);
+  }
+
+  /** As {@link #BucketCache(BucketCacheConfig, IoEngine)} with the clock (ms) of the IO-error window injected. */
+  BucketCache(BucketCacheConfig config, IoEngine engine, LongSupplier clockMs) {
     if (engine.segmentSize() % config.bucketCapacity() != 0) {
       throw new IllegalArgumentException("engine segment size " + engine.segmentSize()
           + " is not a multiple of the bucket capacity " + config.bucketCapacity());
     }
     int expected = (int) Math.min(1 << 20, Math.max(1024, engine.capacity() / (64 * 1024)));
-    this.parts = new BucketCacheParts(config, engine, expected);
+    this.parts = new BucketCacheParts(config, engine, expected, clockMs);
     this.pipeline = new WriterPipeline(config.writerThreads(), config.writerQueueLength(),
         config.queueAdditionWaitTimeMs(), new SlotWriter(parts));
     this.reader = new SlotReader(parts);
@@ -122,6 +139,10 @@ public final class BucketCache implements BlockCache {
     if (closed) {
       return CacheResult.DISABLED;
     }
+    if (parts.ioErrors.disabled()) {
+      parts.ioErrors.droppedPut();
+      return CacheResult.DISABLED;
+    }
     long stored = (long) BlockHeader.headerLength(key) + block.readableBytes();
     if (stored > parts.allocator.maxItemSize()) {
       return CacheResult.TOO_LARGE;
@@ -143,7 +164,7 @@ public final class BucketCache implements BlockCache {
 
   @Override
   public ByteBuf getBlock(BlockKey key, ReadOptions options) {
-    ByteBuf block = closed ? null : lookup(key);
+    ByteBuf block = closed || parts.ioErrors.disabled() ? null : lookup(key);
     if (block == null) {
       parts.stats.miss(options);
     } else {
@@ -218,7 +239,7 @@ public final class BucketCache implements BlockCache {
   public BucketCacheMetrics metrics() {
     return new BucketCacheMetrics(parts.allocator.stats(), parts.index.size(), parts.index.heapBytes(),
         pipeline.queuedCount(), pipeline.queueCapacity(), parts.counters, parts.pins.pinnedSlots(),
-        parts.engine.stats());
+        parts.engine.stats(), parts.ioErrors);
   }
 
   /**

@@ -24,9 +24,12 @@ public final class BucketCacheMetrics {
   private final long ioErrors;
   private final int pinnedSlots;
   private final EngineStats engine;
+  private final long checksumMismatches;
+  private final boolean disabled;
+  private final long droppedWhileDisabled;
 
   BucketCacheMetrics(AllocatorStats allocator, long entries, long indexHeapBytes, int queued, int queueCapacity,
-      BucketCounters counters, int pinnedSlots, EngineStats engine) {
+      BucketCounters counters, int pinnedSlots, EngineStats engine, IoErrorTolerance ioErrorTolerance) {
     this.allocator = allocator;
     this.entries = entries;
     this.indexHeapBytes = indexHeapBytes;
@@ -39,6 +42,24 @@ public final class BucketCacheMetrics {
     this.ioErrors = counters.ioErrors();
     this.pinnedSlots = pinnedSlots;
     this.engine = engine;
+    this.checksumMismatches = counters.checksumMismatches();
+    this.disabled = ioErrorTolerance.disabled();
+    this.droppedWhileDisabled = ioErrorTolerance.droppedPuts();
+  }
+
+  /** Blocks whose CRC32C did not match on read from a file engine; each was evicted and served as a miss. */
+  public long checksumMismatchCount() {
+    return checksumMismatches;
+  }
+
+  /** Whether sustained IO errors have taken the L2 out of service (gets miss, puts are dropped). */
+  public boolean disabledByIoErrors() {
+    return disabled;
+  }
+
+  /** cacheBlock calls dropped because the L2 was disabled by IO errors. */
+  public long droppedWhileDisabledCount() {
+    return droppedWhileDisabled;
   }
 
   /** Block bytes over usable capacity, in [0, 1]. */

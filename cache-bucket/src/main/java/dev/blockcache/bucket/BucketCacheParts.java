@@ -10,6 +10,8 @@ import dev.blockcache.bucket.index.EntrySink;
 import dev.blockcache.bucket.index.IndexEntry;
 import dev.blockcache.config.BucketCacheConfig;
 import dev.blockcache.stats.StatsRecorder;
+import java.util.function.LongSupplier;
+import org.slf4j.LoggerFactory;
 
 /**
  * The components one {@link BucketCache} is made of, wired once, shared by its read path, writers and reclaimer.
@@ -33,14 +35,24 @@ final class BucketCacheParts {
   final SpaceReclaimer reclaimer;
   final EntrySink evicted = this::evicted;
   final EntrySink removed = this::removed;
+  /** Milliseconds; injected so tests step through the IO-error window without sleeping. */
+  final LongSupplier clockMs;
+  final IoErrorTolerance ioErrors;
+  /** Warnings from the read and write paths (corrupt slots, IO errors): at most one line per {@link #WARN_INTERVAL_MS}. */
+  final RateLimitedLog ioWarnings;
+  /** Milliseconds between two IO warnings: one line per 10 s is enough to notice and cannot flood a log. */
+  static final long WARN_INTERVAL_MS = 10_000;
 
-  BucketCacheParts(BucketCacheConfig config, IoEngine engine, int expectedEntries) {
+  BucketCacheParts(BucketCacheConfig config, IoEngine engine, int expectedEntries, LongSupplier clockMs) {
     this.config = config;
     this.engine = engine;
     this.allocator = new BucketAllocator(Math.min(config.capacity(), engine.capacity()), config.bucketSizes());
     this.pins = new SlotPins(allocator::free);
     this.index = new BlockIndex(expectedEntries);
     this.reclaimer = new SpaceReclaimer(config, allocator, index, evicted, stats);
+    this.clockMs = clockMs;
+    this.ioErrors = new IoErrorTolerance(config.ioErrorsToleratedMs(), clockMs);
+    this.ioWarnings = new RateLimitedLog(LoggerFactory.getLogger(BucketCache.class), WARN_INTERVAL_MS, clockMs);
   }
 
   void fail(CacheResult reason) {

@@ -15,6 +15,7 @@ final class BucketCounters {
   private final LongAdder[] failures = adders(CacheResult.values().length);
   private final LongAdder headerMismatches = new LongAdder();
   private final LongAdder ioErrors = new LongAdder();
+  private final LongAdder checksumMismatches = new LongAdder();
 
   private static LongAdder[] adders(int n) {
     LongAdder[] a = new LongAdder[n];
@@ -54,6 +55,15 @@ final class BucketCounters {
 
   long headerMismatches() {
     return headerMismatches.sum();
+  }
+
+  void checksumMismatch() {
+    checksumMismatches.increment();
+  }
+
+  /** Blocks read from a file engine whose CRC32C did not match (corrupt on the device): each was evicted. */
+  long checksumMismatches() {
+    return checksumMismatches.sum();
   }
 
   void ioError() {

@@ -9,8 +9,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.io.IOException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Reads a block from its slot: a zero-copy view for memory engines (the default), a heap copy when configured, or a
@@ -28,22 +26,26 @@ import org.slf4j.LoggerFactory;
  * </ol>
  * The engine's memory is released only once the cache is closed and no slot is pinned, whichever comes last.
  *
- * <p>Engines that are not memory are read into a new buffer and checked (key and CRC32C) after the read, so a slot
- * reused during the read is detected rather than prevented.
+ * <p>Engines that are not memory are read into a new buffer and checked (key and CRC32C, the latter unless
+ * {@code hbase.bucketcache.checksum.verify} is false) after the read, so a slot reused during the read is detected
+ * rather than prevented. A slot that fails the check while the index still maps the key to it is corrupt: the entry
+ * is evicted, counted and logged (rate-limited), and the get misses. An IO error is counted, reported to the
+ * {@link IoErrorTolerance} and also served as a miss; no exception reaches the caller.
  *
  * <p>Thread-safety: safe for concurrent use.
  */
 final class SlotReader implements ViewOwner {
-  private static final Logger LOG = LoggerFactory.getLogger(SlotReader.class);
 
   private final BucketCacheParts parts;
   private final boolean zeroCopy;
+  private final boolean verifyChecksum;
   private volatile boolean closed;
   private final AtomicBoolean engineReleased = new AtomicBoolean();
 
   SlotReader(BucketCacheParts parts) {
     this.parts = parts;
     this.zeroCopy = parts.engine.isMemory() && !parts.config.copyOnRead();
+    this.verifyChecksum = parts.config.checksumVerify();
   }
 
   /**
@@ -96,24 +98,50 @@ final class SlotReader implements ViewOwner {
       return null;
     }
     int stored = IndexEntry.length(entry);
+    long offset = IndexEntry.offset(entry);
     ByteBuf slot;
     try {
-      slot = parts.engine.read(IndexEntry.offset(entry), stored);
+      slot = parts.engine.read(offset, stored);
     } catch (IOException e) {
       parts.counters.ioError();
-      LOG.warn("L2 read of {} bytes at offset {} failed: {}", stored, IndexEntry.offset(entry), e.toString());
+      parts.ioErrors.failed(parts.engine.spec(), e);
+      parts.ioWarnings.warn("L2 read of {} bytes at offset {} failed: {}", stored, offset, e.toString());
+      return null;
+    } catch (RuntimeException e) {
+      // Not the device: e.g. the engine closed under a racing get. A miss, and no IO-error window.
+      parts.ioWarnings.warn("L2 read of {} bytes at offset {} failed: {}", stored, offset, e.toString());
       return null;
     }
+    parts.ioErrors.succeeded();
     int index = slot.readerIndex();
     int blockLength = slot.getInt(index + BlockHeader.LENGTH_OFFSET);
     int headerLength = BlockHeader.verifyKey(slot, index, key, blockLength);
-    if (headerLength < 0 || headerLength + blockLength != stored
-        || !BlockHeader.verifyChecksum(slot, index, headerLength)) {
+    if (headerLength < 0 || headerLength + blockLength != stored) {
       slot.release();
       parts.counters.headerMismatch();
+      evictIfStillMapped(key, entry, "header");
       return null;
     }
+    if (verifyChecksum && !BlockHeader.verifyChecksum(slot, index, headerLength)) {
+      slot.release();
+      parts.counters.checksumMismatch();
+      evictIfStillMapped(key, entry, "CRC32C");
+      return null;
+    }
+    // The slice shares the read buffer's single reference: releasing the slice releases the buffer.
     return slot.slice(index + headerLength, blockLength).asReadOnly();
+  }
+
+  /**
+   * Evicts {@code key} if the index still maps it to the slot just read: then the slot itself is corrupt. If the
+   * entry changed, a writer reused the slot during the read and nothing is wrong on the device.
+   */
+  private void evictIfStillMapped(BlockKey key, long entry, String check) {
+    if (parts.index.remove(key, entry)) {
+      parts.removed.removed(entry);
+      parts.ioWarnings.warn("L2 slot at offset {} ({} bytes) failed its {} check for {}: evicted, served as a miss",
+          IndexEntry.offset(entry), IndexEntry.length(entry), check, key);
+    }
   }
 
   @Override

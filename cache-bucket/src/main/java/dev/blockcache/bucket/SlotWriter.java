@@ -54,6 +54,11 @@ final class SlotWriter implements BlockWriter {
     if (parts.ramCache.get(w.key()) != w) {
       return;
     }
+    if (parts.ioErrors.disabled()) {
+      parts.ramCache.remove(w);
+      parts.ioErrors.droppedPut();
+      return;
+    }
     int stored = BlockHeader.headerLength(w.key()) + w.block().length();
     long offset = parts.reclaimer.allocateReclaiming(stored);
     if (offset < 0) {
@@ -87,11 +92,13 @@ final class SlotWriter implements BlockWriter {
     try {
       BlockHeader.write(slot, w.key(), w.block().category(), block);
       engine.write(offset, slot);
+      parts.ioErrors.succeeded();
       return true;
     } catch (IOException e) {
       parts.counters.ioError();
+      parts.ioErrors.failed(engine.spec(), e);
       parts.fail(CacheResult.NO_SPACE);
-      LOG.warn("L2 write of {} bytes at offset {} failed: {}", stored, offset, e.toString());
+      parts.ioWarnings.warn("L2 write of {} bytes at offset {} failed: {}", stored, offset, e.toString());
       return false;
     } finally {
       block.release();

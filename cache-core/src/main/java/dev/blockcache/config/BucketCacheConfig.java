@@ -1,6 +1,8 @@
 package dev.blockcache.config;
 
 import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
 
 /**
  * The configuration of the L2 {@code BucketCache}, with HBase's keys, meanings and defaults: the IO engine, the
@@ -26,6 +28,17 @@ public final class BucketCacheConfig {
   public static final String MEMORY_FACTOR = "hbase.bucketcache.memory.factor";
   /** New key: return heap copies from gets instead of zero-copy views (the "copy" read path of HBASE-11425). */
   public static final String COPY_ON_READ = "hbase.bucketcache.read.copy";
+  /** New key: open {@code file:}/{@code files:} engines with O_DIRECT (4096-byte aligned IO, no page cache). */
+  public static final String FILE_DIRECT_IO = "hbase.bucketcache.file.directio";
+  /** New key: verify each block's CRC32C when it is read from a file engine (memory engines never check it). */
+  public static final String CHECKSUM_VERIFY = "hbase.bucketcache.checksum.verify";
+  /** HBase's key: IO errors sustained this long (ms) disable the L2. */
+  public static final String IO_ERRORS_TOLERATED_DURATION = "hbase.bucketcache.ioengine.errors.tolerated.duration";
+  /** New key, for benchmarks only: model a device under file engines' reads: none, hdd, sata-ssd or nvme. */
+  public static final String DEVICE_MODEL = "hbase.bucketcache.file.device.model";
+  /** The {@value #DEVICE_MODEL} values accepted. */
+  public static final List<String> DEVICE_MODELS = List.of("none", "hdd", "sata-ssd", "nvme");
+  public static final long DEFAULT_IO_ERRORS_TOLERATED_DURATION_MS = 60_000;
 
   /** HBase's default item sizes: 4 KiB .. 512 KiB, each plus 1 KiB for the block header and slack. */
   public static final int[] DEFAULT_BUCKET_SIZES = {
@@ -59,6 +72,10 @@ public final class BucketCacheConfig {
   private final float multiFactor;
   private final float memoryFactor;
   private final boolean copyOnRead;
+  private final boolean fileDirectIo;
+  private final boolean checksumVerify;
+  private final long ioErrorsToleratedMs;
+  private final String deviceModel;
 
   private BucketCacheConfig(Builder b) {
     if (b.ioEngine == null || b.ioEngine.isBlank()) {
@@ -92,6 +109,14 @@ public final class BucketCacheConfig {
     Checks.sumToOne(new String[] {SINGLE_FACTOR, MULTI_FACTOR, MEMORY_FACTOR},
         new float[] {singleFactor, multiFactor, memoryFactor});
     this.copyOnRead = b.copyOnRead;
+    this.fileDirectIo = b.fileDirectIo;
+    this.checksumVerify = b.checksumVerify;
+    this.ioErrorsToleratedMs = Checks.between(IO_ERRORS_TOLERATED_DURATION, b.ioErrorsToleratedMs, 0, Long.MAX_VALUE);
+    String model = b.deviceModel == null ? "" : b.deviceModel.trim().toLowerCase(Locale.ROOT);
+    if (!DEVICE_MODELS.contains(model)) {
+      throw new ConfigException(DEVICE_MODEL, b.deviceModel, "one of " + String.join(", ", DEVICE_MODELS));
+    }
+    this.deviceModel = model;
   }
 
   private static int[] checkBucketSizes(int[] sizes) {
@@ -186,6 +211,26 @@ public final class BucketCacheConfig {
     return copyOnRead;
   }
 
+  /** Whether {@code file:}/{@code files:} engines use O_DIRECT ({@value #FILE_DIRECT_IO}, default false). */
+  public boolean fileDirectIo() {
+    return fileDirectIo;
+  }
+
+  /** Whether reads from file engines verify the block's CRC32C ({@value #CHECKSUM_VERIFY}, default true). */
+  public boolean checksumVerify() {
+    return checksumVerify;
+  }
+
+  /** How long IO errors may last before the L2 disables itself, ms ({@value #IO_ERRORS_TOLERATED_DURATION}). */
+  public long ioErrorsToleratedMs() {
+    return ioErrorsToleratedMs;
+  }
+
+  /** The device modelled under file engines' reads: {@code none} (the default) or a profile name. */
+  public String deviceModel() {
+    return deviceModel;
+  }
+
   /**
    * Accumulates settings; {@link #build()} validates them.
    *
@@ -205,6 +250,10 @@ public final class BucketCacheConfig {
     private float multiFactor = DEFAULT_MULTI_FACTOR;
     private float memoryFactor = DEFAULT_MEMORY_FACTOR;
     private boolean copyOnRead;
+    private boolean fileDirectIo;
+    private boolean checksumVerify = true;
+    private long ioErrorsToleratedMs = DEFAULT_IO_ERRORS_TOLERATED_DURATION_MS;
+    private String deviceModel = "none";
 
     private Builder(String ioEngine, long capacity) {
       this.ioEngine = ioEngine;
@@ -266,6 +315,26 @@ public final class BucketCacheConfig {
 
     public Builder copyOnRead(boolean value) {
       this.copyOnRead = value;
+      return this;
+    }
+
+    public Builder fileDirectIo(boolean value) {
+      this.fileDirectIo = value;
+      return this;
+    }
+
+    public Builder checksumVerify(boolean value) {
+      this.checksumVerify = value;
+      return this;
+    }
+
+    public Builder ioErrorsToleratedMs(long value) {
+      this.ioErrorsToleratedMs = value;
+      return this;
+    }
+
+    public Builder deviceModel(String value) {
+      this.deviceModel = value;
       return this;
     }
 

@@ -63,4 +63,21 @@ class BucketCacheConfigTest {
     rejects(BucketCacheConfig.SINGLE_FACTOR + " + " + BucketCacheConfig.MULTI_FACTOR + " + "
         + BucketCacheConfig.MEMORY_FACTOR, "0.9", b -> b.priorityFactors(0.3f, 0.3f, 0.3f));
   }
+
+  @Test
+  void fileEngineKeysDefaultToBufferedVerifiedTolerantAndUnmodelled() {
+    BucketCacheConfig c = BucketCacheConfig.builder("file:/data/cache.bin", 64 * MB).build();
+    assertEquals(false, c.fileDirectIo());
+    assertEquals(true, c.checksumVerify());
+    assertEquals(60_000, c.ioErrorsToleratedMs());
+    assertEquals("none", c.deviceModel());
+    assertEquals("sata-ssd", BucketCacheConfig.builder("file:/c", 64 * MB).deviceModel(" SATA-SSD ").build()
+        .deviceModel());
+  }
+
+  @Test
+  void fileEngineKeysRejectBadValuesNamingTheKey() {
+    rejects(BucketCacheConfig.DEVICE_MODEL, "floppy", b -> b.deviceModel("floppy"));
+    rejects(BucketCacheConfig.IO_ERRORS_TOLERATED_DURATION, "-1", b -> b.ioErrorsToleratedMs(-1));
+  }
 }

@@ -25,11 +25,24 @@ public final class IoEngineRegistry {
 
   private IoEngineRegistry() {}
 
-  /** A registry knowing {@code heap} and {@code offheap}. */
+  /** A registry knowing {@code heap}, {@code offheap} and the file engines with default options. */
   public static IoEngineRegistry withBuiltins() {
+    return withBuiltins(FileEngineOptions.DEFAULTS);
+  }
+
+  /**
+   * A registry knowing {@code heap}, {@code offheap}, {@code file}, {@code files} and {@code mmap}; the file engines
+   * open their files with {@code fileOptions}.
+   */
+  public static IoEngineRegistry withBuiltins(FileEngineOptions fileOptions) {
+    IoEngineFactory files = (spec, capacity, segment) -> FileIoEngine.open(spec, capacity, segment, fileOptions);
     return new IoEngineRegistry()
         .register(HeapIoEngine.SCHEME, (spec, capacity, segment) -> new HeapIoEngine(capacity, segment))
-        .register(OffHeapIoEngine.SCHEME, (spec, capacity, segment) -> new OffHeapIoEngine(capacity, segment));
+        .register(OffHeapIoEngine.SCHEME, (spec, capacity, segment) -> new OffHeapIoEngine(capacity, segment))
+        .register(FileIoEngine.SCHEME, files)
+        .register(FileIoEngine.STRIPED_SCHEME, files)
+        .register(MmapIoEngine.SCHEME,
+            (spec, capacity, segment) -> MmapIoEngine.open(spec, capacity, segment, fileOptions));
   }
 
   /** Adds or replaces the factory for {@code scheme}; returns this registry. */

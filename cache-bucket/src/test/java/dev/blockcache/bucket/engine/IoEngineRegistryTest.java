@@ -15,7 +15,7 @@ class IoEngineRegistryTest {
 
   @Test
   void builtInSchemesMatchCaseInsensitively() throws IOException {
-    assertEquals(Set.of("heap", "offheap"), registry.schemes());
+    assertEquals(Set.of("heap", "offheap", "file", "files", "mmap"), registry.schemes());
     try (IoEngine engine = registry.create("OffHeap", 4096, 4096)) {
       assertTrue(engine instanceof OffHeapIoEngine);
     }
@@ -29,7 +29,7 @@ class IoEngineRegistryTest {
     ConfigException e = assertThrows(ConfigException.class, () -> registry.create("tape:/dev/st0", 4096, 4096));
     assertEquals(BucketCacheConfig.IOENGINE, e.key());
     assertEquals("tape:/dev/st0", e.value());
-    assertTrue(e.getMessage().contains("heap, offheap"), e.getMessage());
+    assertTrue(e.getMessage().contains("file, files, heap, mmap, offheap"), e.getMessage());
     assertThrows(ConfigException.class, () -> registry.create("  ", 4096, 4096));
   }
 

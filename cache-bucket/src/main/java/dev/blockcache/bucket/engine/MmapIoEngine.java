@@ -1,0 +1,130 @@
+package dev.blockcache.bucket.engine;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
+import java.io.IOException;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * {@code mmap:/path}: slots in a memory-mapped file. Reads copy the slot into a pooled direct buffer (so every read is
+ * verified like a file read, and no view outlives the mapping); writes copy into the mapping; {@link #sync()} forces
+ * the mapping to the file.
+ *
+ * <h2>Design notes</h2>
+ * The file is mapped in chunks of whole segments up to 1 GiB (a {@link MappedByteBuffer} holds at most 2 GiB, and
+ * fewer, larger maps stay far below {@code vm.max_map_count}); a slot never straddles segments, so never chunks.
+ * Mappings are not unmapped explicitly on close (Java 17 has no safe unmap; touching an unmapped buffer crashes the
+ * JVM): the channel and its lock are released at close, the address space when the GC collects the buffers.
+ *
+ * <p>Thread-safety: as {@link IoEngine}; mapped buffers are accessed only through absolute-index methods on
+ * duplicates, never through a shared position.
+ */
+public final class MmapIoEngine extends IoEngine {
+  public static final String SCHEME = "mmap";
+  /** Largest mapping: 1 GiB, half of what one MappedByteBuffer can hold. */
+  private static final long MAX_CHUNK = 1L << 30;
+
+  private final CacheFiles.OpenFile file;
+  private final MappedByteBuffer[] chunks;
+  private final long chunkSize;
+
+  private MmapIoEngine(String spec, long capacity, int segmentSize, CacheFiles.OpenFile file,
+      MappedByteBuffer[] chunks, long chunkSize) {
+    super(spec, capacity, segmentSize);
+    this.file = file;
+    this.chunks = chunks;
+    this.chunkSize = chunkSize;
+  }
+
+  /**
+   * Opens, locks, preallocates and maps the file of {@code spec}; the caller owns the engine and closes it.
+   *
+   * @throws dev.blockcache.config.ConfigException if the path is invalid, unwritable, locked or lacks space, or
+   *     O_DIRECT is asked for
+   */
+  public static MmapIoEngine open(String spec, long capacity, int segmentSize, FileEngineOptions options)
+      throws IOException {
+    if (options.directIo()) {
+      throw CacheFiles.bad(spec, "file: or files: with O_DIRECT (a memory map always uses the page cache)");
+    }
+    List<Path> paths = CacheFiles.parsePaths(spec);
+    if (paths.size() != 1) {
+      throw CacheFiles.bad(spec, "one path after mmap:");
+    }
+    long chunkSize = Math.max(1, MAX_CHUNK / segmentSize) * segmentSize;
+    CacheFiles.OpenFile file = CacheFiles.open(spec, paths.get(0), capacity, false);
+    try {
+      int count = (int) ((capacity + chunkSize - 1) / chunkSize);
+      MappedByteBuffer[] chunks = new MappedByteBuffer[count];
+      for (int i = 0; i < count; i++) {
+        long at = i * chunkSize;
+        chunks[i] = file.channel().map(FileChannel.MapMode.READ_WRITE, at, Math.min(chunkSize, capacity - at));
+      }
+      return new MmapIoEngine(spec, capacity, segmentSize, file, chunks, chunkSize);
+    } catch (IOException | RuntimeException e) {
+      file.close();
+      throw e;
+    }
+  }
+
+  @Override
+  public boolean isMemory() {
+    return false;
+  }
+
+  @Override
+  public boolean isPersistent() {
+    return true;
+  }
+
+  /** A pooled direct buffer the caller of {@link IoEngine#read} owns and releases. */
+  @Override
+  protected ByteBuf allocateReadBuffer(int length) {
+    return PooledByteBufAllocator.DEFAULT.directBuffer(length, length);
+  }
+
+  @Override
+  protected void readImpl(long offset, ByteBuf dst, int length) {
+    int done = 0;
+    while (done < length) {
+      long at = offset + done;
+      int index = (int) (at % chunkSize);
+      MappedByteBuffer chunk = chunks[(int) (at / chunkSize)];
+      int n = Math.min(length - done, chunk.capacity() - index);
+      dst.writeBytes(chunk.duplicate().position(index).limit(index + n));
+      done += n;
+    }
+  }
+
+  @Override
+  protected void writeImpl(long offset, ByteBuf src, int srcIndex, int length) {
+    int done = 0;
+    while (done < length) {
+      long at = offset + done;
+      int index = (int) (at % chunkSize);
+      MappedByteBuffer chunk = chunks[(int) (at / chunkSize)];
+      int n = Math.min(length - done, chunk.capacity() - index);
+      src.getBytes(srcIndex + done, chunk.duplicate().position(index).limit(index + n));
+      done += n;
+    }
+  }
+
+  @Override
+  protected void syncImpl() {
+    for (MappedByteBuffer chunk : chunks) {
+      chunk.force();
+    }
+  }
+
+  @Override
+  protected void closeImpl() {
+    file.close();
+  }
+
+  public Path path() {
+    return file.path();
+  }
+}

@@ -1,0 +1,41 @@
+package dev.blockcache.bucket.engine.device;
+
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Time for a device model: reads the clock and waits until a deadline. Tests inject a clock whose waits advance
+ * virtual time, so a model is checked without sleeping.
+ *
+ * <p>Thread-safety: implementations must be safe for concurrent use.
+ */
+public interface DeviceClock {
+  /** The real clock: see {@link #SPIN_THRESHOLD_NANOS} for how it waits. */
+  DeviceClock SYSTEM = new DeviceClock() {
+    @Override
+    public long nanoTime() {
+      return System.nanoTime();
+    }
+
+    @Override
+    public void awaitUntil(long deadlineNanos) {
+      long left;
+      while ((left = deadlineNanos - System.nanoTime()) > SPIN_THRESHOLD_NANOS) {
+        LockSupport.parkNanos(left - SPIN_THRESHOLD_NANOS);
+      }
+      while (deadlineNanos - System.nanoTime() > 0) {
+        Thread.yield();
+      }
+    }
+  };
+
+  /**
+   * Waits shorter than this are spun with {@link Thread#yield()}, longer ones parked until this much is left:
+   * {@code parkNanos} oversleeps by ~90 µs here, and pure {@code onSpinWait} starves the other core's threads.
+   */
+  long SPIN_THRESHOLD_NANOS = 300_000;
+
+  long nanoTime();
+
+  /** Returns once {@link #nanoTime()} has reached {@code deadlineNanos}. */
+  void awaitUntil(long deadlineNanos);
+}
