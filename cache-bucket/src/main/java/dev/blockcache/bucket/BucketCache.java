@@ -58,6 +58,8 @@ public final class BucketCache implements BlockCache {
   private final BucketCacheParts parts;
   private final WriterPipeline pipeline;
   private final SlotReader reader;
+  /** Warm restart (checkpoint and restore), or null without {@code hbase.bucketcache.persistent.path}. */
+  private final BucketPersistence persistence;
   private final int instance = INSTANCES.incrementAndGet();
   private volatile boolean closed;
 
@@ -104,10 +106,14 @@ public final class BucketCache implements BlockCache {
     this.pipeline = new WriterPipeline(config.writerThreads(), config.writerQueueLength(),
         config.queueAdditionWaitTimeMs(), new SlotWriter(parts));
     this.reader = new SlotReader(parts);
+    this.persistence = BucketPersistence.create(parts);
   }
 
-  /** Starts the writer threads. */
+  /** Restores the persisted index (if configured), then starts the checkpoint and writer threads. */
   public void start() {
+    if (persistence != null) {
+      persistence.start("bucketcache-" + instance + "-checkpoint");
+    }
     AtomicInteger n = new AtomicInteger();
     ThreadFactory factory = r -> {
       Thread t = new Thread(r, "bucketcache-" + instance + "-writer-" + n.incrementAndGet());
@@ -256,6 +262,9 @@ public final class BucketCache implements BlockCache {
     }
     parts.ramCache.clear();
     pipeline.close();
+    if (persistence != null) {
+      persistence.close();
+    }
     parts.index.clear(parts.removed);
     reader.close();
   }
@@ -263,6 +272,11 @@ public final class BucketCache implements BlockCache {
   /** The wiring, for tests in this package. */
   BucketCacheParts parts() {
     return parts;
+  }
+
+  /** Warm restart state for tests in this package, or null. */
+  BucketPersistence persistence() {
+    return persistence;
   }
 
   /** Whether the engine's memory has been released (closed and no view outstanding). */

@@ -40,6 +40,13 @@ public final class BucketCacheConfig {
   /** The {@value #DEVICE_MODEL} values accepted. */
   public static final List<String> DEVICE_MODELS = List.of("none", "hdd", "sata-ssd", "nvme");
   public static final long DEFAULT_IO_ERRORS_TOLERATED_DURATION_MS = 60_000;
+  /** Where the L2 index is checkpointed (unset: no persistence, cold start). */
+  public static final String PERSISTENT_PATH = "hbase.bucketcache.persistent.path";
+  /** Milliseconds between index checkpoints. */
+  public static final String PERSIST_INTERVAL = "hbase.bucketcache.persist.intervalinmillis";
+  public static final long DEFAULT_PERSIST_INTERVAL_MS = 1000;
+  /** Longest checkpoint period accepted: one day. */
+  public static final long MAX_PERSIST_INTERVAL_MS = 86_400_000L;
 
   /** HBase's default item sizes: 4 KiB .. 512 KiB, each plus 1 KiB for the block header and slack. */
   public static final int[] DEFAULT_BUCKET_SIZES = {
@@ -77,6 +84,8 @@ public final class BucketCacheConfig {
   private final boolean checksumVerify;
   private final long ioErrorsToleratedMs;
   private final String deviceModel;
+  private final String persistentPath;
+  private final long persistIntervalMs;
 
   private BucketCacheConfig(Builder b) {
     if (b.ioEngine == null || b.ioEngine.isBlank()) {
@@ -118,6 +127,11 @@ public final class BucketCacheConfig {
       throw new ConfigException(DEVICE_MODEL, b.deviceModel, "one of " + String.join(", ", DEVICE_MODELS));
     }
     this.deviceModel = model;
+    if (b.persistentPath != null && b.persistentPath.isBlank()) {
+      throw new ConfigException(PERSISTENT_PATH, b.persistentPath, "unset, or a file path for the index checkpoint");
+    }
+    this.persistentPath = b.persistentPath == null ? null : b.persistentPath.trim();
+    this.persistIntervalMs = Checks.between(PERSIST_INTERVAL, b.persistIntervalMs, 1, MAX_PERSIST_INTERVAL_MS);
   }
 
   private static int[] checkBucketSizes(int[] sizes) {
@@ -232,6 +246,15 @@ public final class BucketCacheConfig {
     return deviceModel;
   }
 
+  /** The {@value #PERSISTENT_PATH} value, or {@code null} when the index is not persisted. */
+  public String persistentPath() {
+    return persistentPath;
+  }
+
+  public long persistIntervalMs() {
+    return persistIntervalMs;
+  }
+
   /**
    * Accumulates settings; {@link #build()} validates them.
    *
@@ -255,6 +278,8 @@ public final class BucketCacheConfig {
     private boolean checksumVerify = true;
     private long ioErrorsToleratedMs = DEFAULT_IO_ERRORS_TOLERATED_DURATION_MS;
     private String deviceModel = "none";
+    private String persistentPath;
+    private long persistIntervalMs = DEFAULT_PERSIST_INTERVAL_MS;
 
     private Builder(String ioEngine, long capacity) {
       this.ioEngine = ioEngine;
@@ -336,6 +361,17 @@ public final class BucketCacheConfig {
 
     public Builder deviceModel(String value) {
       this.deviceModel = value;
+      return this;
+    }
+
+    /** The index checkpoint file; {@code null} disables persistence. */
+    public Builder persistentPath(String value) {
+      this.persistentPath = value;
+      return this;
+    }
+
+    public Builder persistIntervalMs(long value) {
+      this.persistIntervalMs = value;
       return this;
     }
 

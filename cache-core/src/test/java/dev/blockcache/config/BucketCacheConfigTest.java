@@ -80,4 +80,20 @@ class BucketCacheConfigTest {
     rejects(BucketCacheConfig.DEVICE_MODEL, "floppy", b -> b.deviceModel("floppy"));
     rejects(BucketCacheConfig.IO_ERRORS_TOLERATED_DURATION, "-1", b -> b.ioErrorsToleratedMs(-1));
   }
+
+  @Test
+  void persistenceIsOffByDefaultWithAOneSecondInterval() {
+    BucketCacheConfig c = BucketCacheConfig.builder("file:/c", 64 * MB).build();
+    assertEquals(null, c.persistentPath());
+    assertEquals(1000, c.persistIntervalMs());
+    assertEquals("/p/index", BucketCacheConfig.builder("file:/c", 64 * MB).persistentPath(" /p/index ").build()
+        .persistentPath());
+  }
+
+  @Test
+  void persistenceKeysRejectBadValuesNamingTheKey() {
+    rejects(BucketCacheConfig.PERSIST_INTERVAL, "0", b -> b.persistIntervalMs(0));
+    rejects(BucketCacheConfig.PERSIST_INTERVAL, "86400001", b -> b.persistIntervalMs(86_400_001L));
+    rejects(BucketCacheConfig.PERSISTENT_PATH, " ", b -> b.persistentPath(" "));
+  }
 }

@@ -1,0 +1,37 @@
+package dev.blockcache.bucket.persist;
+
+import dev.blockcache.config.BucketCacheConfig;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * The 64-bit identity of the configuration a checkpoint belongs to: capacity, bucket sizes and engine spec. A
+ * checkpoint with another fingerprint describes another layout of the device and is discarded.
+ *
+ * <p>Thread-safety: stateless.
+ */
+public final class ConfigFingerprint {
+  private static final long FNV_OFFSET = 0xcbf29ce484222325L;
+  private static final long FNV_PRIME = 0x100000001b3L;
+
+  private ConfigFingerprint() {}
+
+  /** The fingerprint of {@code config} for an engine whose spec is {@code engineSpec}. */
+  public static long of(BucketCacheConfig config, String engineSpec) {
+    return of(describe(config, engineSpec));
+  }
+
+  /** The text the fingerprint hashes; also what the mismatch log line shows. */
+  public static String describe(BucketCacheConfig config, String engineSpec) {
+    return "capacity=" + config.capacity() + " sizes=" + Arrays.toString(config.bucketSizes()) + " engine="
+        + engineSpec;
+  }
+
+  static long of(String text) {
+    long h = FNV_OFFSET;
+    for (byte b : text.getBytes(StandardCharsets.UTF_8)) {
+      h = (h ^ (b & 0xff)) * FNV_PRIME;
+    }
+    return h;
+  }
+}
