@@ -179,16 +179,18 @@ public final class BucketCache implements BlockCache {
     return block;
   }
 
+  /**
+   * The RAM cache is looked at before the index: a writer publishes a block in the index before it takes the block
+   * out of the RAM cache, so a block that is in neither when looked for in this order was really not cached. (The
+   * other order misses a block whose writer publishes and removes between the two looks.)
+   */
   private ByteBuf lookup(BlockKey key) {
-    long entry = parts.index.get(key);
-    if (entry != IndexEntry.ABSENT) {
-      ByteBuf block = reader.read(key, entry);
-      if (block != null) {
-        return block;
-      }
-    }
     PendingWrite waiting = parts.ramCache.get(key);
-    return waiting == null ? null : waiting.block().newView();
+    if (waiting != null) {
+      return waiting.block().newView();
+    }
+    long entry = parts.index.get(key);
+    return entry == IndexEntry.ABSENT ? null : reader.read(key, entry);
   }
 
   @Override

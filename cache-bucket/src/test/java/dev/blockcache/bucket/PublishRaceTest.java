@@ -1,0 +1,55 @@
+package dev.blockcache.bucket;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.blockcache.api.BlockCategory;
+import dev.blockcache.api.BlockKey;
+import dev.blockcache.api.CacheOptions;
+import dev.blockcache.api.CacheResult;
+import dev.blockcache.api.ReadOptions;
+import dev.blockcache.testing.Blocks;
+import io.netty.buffer.ByteBuf;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Pins the order of a get's two looks: a block that was cached and never evicted is found while its writer moves it
+ * from the RAM cache into a slot. Looking in the index first and the RAM cache second misses a block whose writer
+ * publishes it and removes it from the RAM cache between the two looks (seen as a flaky contract test on 2 cores).
+ */
+class PublishRaceTest {
+  private static final int BLOCKS = 40_000;
+  private static final int LENGTH = 64;
+
+  @Test
+  void aCachedBlockIsNeverMissedWhileItsWriterPublishesIt() {
+    BucketCache cache = BucketCaches.create(BucketCaches.config("heap", 32L << 20).bucketSizes(256, 1024)
+        .queueAdditionWaitTimeMs(10_000).build());
+    cache.start();
+    int misses = 0;
+    try {
+      for (int i = 0; i < BLOCKS; i++) {
+        BlockKey key = BlockKey.of("f", i * 100L);
+        ByteBuf source = Blocks.payload(key, LENGTH);
+        try {
+          assertEquals(CacheResult.CACHED, cache.cacheBlock(key, source, CacheOptions.of(BlockCategory.DATA)));
+        } finally {
+          source.release();
+        }
+        for (int back = 0; back < 3 && back <= i; back++) {
+          BlockKey recent = BlockKey.of("f", (i - back) * 100L);
+          ByteBuf block = cache.getBlock(recent, ReadOptions.of(BlockCategory.DATA));
+          if (block == null) {
+            misses++;
+          } else {
+            Blocks.verify(recent, LENGTH, block);
+            block.release();
+          }
+        }
+      }
+      assertEquals(0, misses, "gets missed blocks that were cached and never evicted");
+      assertEquals(0, cache.stats().evictedBlockCount());
+    } finally {
+      cache.close();
+    }
+  }
+}
