@@ -44,6 +44,8 @@ final class BucketCacheReader {
         .checksumVerify(v.bool(BucketCacheConfig.CHECKSUM_VERIFY, true))
         .ioErrorsToleratedMs(v.integer(BucketCacheConfig.IO_ERRORS_TOLERATED_DURATION,
             BucketCacheConfig.DEFAULT_IO_ERRORS_TOLERATED_DURATION_MS))
+        .persistentPath(v.text(BucketCacheConfig.PERSISTENT_PATH))
+        .persistIntervalMs(v.integer(BucketCacheConfig.PERSIST_INTERVAL, BucketCacheConfig.DEFAULT_PERSIST_INTERVAL_MS))
         .deviceModel(v.text(BucketCacheConfig.DEVICE_MODEL) == null ? "none" : v.text(BucketCacheConfig.DEVICE_MODEL))
         .build();
   }

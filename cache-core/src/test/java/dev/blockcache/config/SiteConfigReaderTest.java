@@ -63,7 +63,9 @@ class SiteConfigReaderTest {
         + property("hbase.bucketcache.bucket.sizes", "5120, 9216,66560")
         + property("hbase.bucketcache.writer.threads", "2")
         + property("hbase.bucketcache.queue.addition.waittime", "100")
-        + property("hbase.bucketcache.read.copy", "TRUE"));
+        + property("hbase.bucketcache.read.copy", "TRUE")
+        + property("hbase.bucketcache.persistent.path", "/data/l2.index")
+        + property("hbase.bucketcache.persist.intervalinmillis", "5000"));
     SiteConfig site = SiteConfigReader.read(file, HEAP);
     LruConfig lru = site.lru().orElseThrow();
     assertEquals((long) (HEAP * (double) 0.2f), lru.capacity());
@@ -77,6 +79,8 @@ class SiteConfigReaderTest {
     assertEquals(100, l2.queueAdditionWaitTimeMs());
     assertTrue(l2.copyOnRead());
     assertTrue(l2.checksumVerify());
+    assertEquals("/data/l2.index", l2.persistentPath());
+    assertEquals(5000, l2.persistIntervalMs());
     assertEquals(List.of(), site.reportedKeys());
   }
 
@@ -160,6 +164,8 @@ class SiteConfigReaderTest {
       "hbase.bucketcache.multi.factor | x",
       "hbase.bucketcache.memory.factor | 2",
       "hbase.bucketcache.ioengine.errors.tolerated.duration | -1",
+      "hbase.bucketcache.persist.intervalinmillis | 0",
+      "hbase.bucketcache.persist.intervalinmillis | soon",
       "hbase.bucketcache.read.copy | 1",
       "hbase.bucketcache.file.directio | on",
       "hbase.bucketcache.checksum.verify | no",
