@@ -90,7 +90,7 @@ final class SlotWriter implements BlockWriter {
     ByteBuf slot = ByteBufAllocator.DEFAULT.directBuffer(stored, stored);
     ByteBuf block = w.block().newView();
     try {
-      BlockHeader.write(slot, w.key(), w.block().category(), block);
+      BlockHeader.write(slot, w.key(), w.block().category(), block, w.block().crc32c());
       engine.write(offset, slot);
       parts.ioErrors.succeeded();
       return true;

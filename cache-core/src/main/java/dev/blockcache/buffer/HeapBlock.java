@@ -3,6 +3,7 @@ package dev.blockcache.buffer;
 import dev.blockcache.api.BlockCategory;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import java.util.zip.CRC32C;
 
 /**
  * One block held on the Java heap (by an L1 cache, or by the L2 while it waits for a writer): a private copy of the block's bytes and its category.
@@ -49,6 +50,16 @@ public final class HeapBlock {
   /** The heap this entry is accounted as: block bytes plus {@link #ENTRY_OVERHEAD}. */
   public long heapSize() {
     return (long) length() + ENTRY_OVERHEAD;
+  }
+
+  /**
+   * The CRC32C of the block bytes, computed over the backing array in place (a checksum over a read-only view would
+   * copy the bytes through a temporary array first).
+   */
+  public int crc32c() {
+    CRC32C crc = new CRC32C();
+    crc.update(backing.array(), backing.arrayOffset(), backing.capacity());
+    return (int) crc.getValue();
   }
 
   /** A new read-only view of the bytes; the caller owns its one reference and must release it. */

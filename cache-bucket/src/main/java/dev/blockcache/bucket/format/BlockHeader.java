@@ -69,11 +69,16 @@ public final class BlockHeader {
    * buffer's reference count changes; {@code block}'s reader index does not move.
    */
   public static void write(ByteBuf out, BlockKey key, BlockCategory category, ByteBuf block) {
+    write(out, key, category, block, crc32c(block, block.readerIndex(), block.readableBytes()));
+  }
+
+  /** The same, with the CRC32C of {@code block}'s readable bytes computed by the caller. */
+  public static void write(ByteBuf out, BlockKey key, BlockCategory category, ByteBuf block, int crc32c) {
     byte[] name = nameBytes(key);
     int length = block.readableBytes();
     out.writeInt(MAGIC)
         .writeInt(length)
-        .writeInt(crc32c(block, block.readerIndex(), length))
+        .writeInt(crc32c)
         .writeShort(name.length)
         .writeByte(category.ordinal())
         .writeByte(VERSION)

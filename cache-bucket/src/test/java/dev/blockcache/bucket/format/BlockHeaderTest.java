@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.blockcache.api.BlockCategory;
 import dev.blockcache.api.BlockKey;
+import dev.blockcache.buffer.HeapBlock;
 import dev.blockcache.testing.Blocks;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -23,6 +24,23 @@ class BlockHeaderTest {
       return slot;
     } finally {
       block.release();
+    }
+  }
+
+  @Test
+  void aHeapBlocksOwnChecksumIsTheOneTheHeaderComputesOverAView() {
+    BlockKey key = BlockKey.of("f", 7);
+    ByteBuf source = Blocks.payload(key, 5000);
+    try {
+      HeapBlock heap = HeapBlock.copyOf(source, BlockCategory.DATA);
+      ByteBuf view = heap.newView();
+      try {
+        assertEquals(BlockHeader.crc32c(view, 0, 5000), heap.crc32c());
+      } finally {
+        view.release();
+      }
+    } finally {
+      source.release();
     }
   }
 
