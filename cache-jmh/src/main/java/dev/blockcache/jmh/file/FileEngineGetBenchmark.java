@@ -1,12 +1,12 @@
 package dev.blockcache.jmh.file;
 
 import dev.blockcache.jmh.BenchmarkDefaults;
+import dev.blockcache.jmh.workload.KeyCursor;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.SplittableRandom;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
@@ -37,7 +37,7 @@ import org.openjdk.jmh.annotations.Threads;
  * <p>Run: {@code ./mvnw -B -Pbench verify -Dbench.include=FileEngineGetBenchmark} (quick mode), add
  * {@code -Dbench.prof=gc} for bytes allocated per get; {@code -Dbench.smoke=true} only proves it runs.
  *
- * <p>Thread-safety: a JMH state; the reader is shared by the benchmark threads, each walking its own {@link Cursor}.
+ * <p>Thread-safety: a JMH state; the reader is shared by the benchmark threads, each walking its own {@link KeyCursor}.
  */
 public class FileEngineGetBenchmark extends BenchmarkDefaults {
   /** Bytes of blocks on file: large enough to defeat CPU caches, small enough to stay in this VM's page cache. */
@@ -66,18 +66,6 @@ public class FileEngineGetBenchmark extends BenchmarkDefaults {
   private Path dir;
   private FileReader reader;
   private int[] sequence;
-
-  /** One benchmark thread's position in the key sequence; threads start half a sequence apart. */
-  @State(Scope.Thread)
-  public static class Cursor {
-    private static final AtomicInteger THREADS = new AtomicInteger();
-    int next;
-
-    @Setup(Level.Trial)
-    public void setUp() {
-      next = THREADS.getAndIncrement() * (SEQUENCE / 2 + 7919);
-    }
-  }
 
   @Setup(Level.Trial)
   public void setUp() throws IOException {
@@ -109,13 +97,13 @@ public class FileEngineGetBenchmark extends BenchmarkDefaults {
 
   @Benchmark
   @Threads(1)
-  public int get1Thread(Cursor cursor) {
-    return reader.read(sequence[cursor.next++ & (SEQUENCE - 1)]);
+  public int get1Thread(KeyCursor cursor) {
+    return reader.read(sequence[cursor.next((SEQUENCE - 1))]);
   }
 
   @Benchmark
   @Threads(2)
-  public int get2Threads(Cursor cursor) {
-    return reader.read(sequence[cursor.next++ & (SEQUENCE - 1)]);
+  public int get2Threads(KeyCursor cursor) {
+    return reader.read(sequence[cursor.next((SEQUENCE - 1))]);
   }
 }

@@ -1,9 +1,9 @@
 package dev.blockcache.jmh.l1;
 
 import dev.blockcache.jmh.BenchmarkDefaults;
+import dev.blockcache.jmh.workload.KeyCursor;
 import dev.blockcache.jmh.workload.KeyDistribution;
 import dev.blockcache.jmh.workload.KeyIndexes;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Param;
@@ -39,7 +39,7 @@ import org.openjdk.jmh.annotations.Threads;
  * <pre>./mvnw -B -Pbench verify -Dbench.include=L1GetBenchmark</pre>
  * or, on the built classpath, {@code java -cp ... org.openjdk.jmh.Main L1GetBenchmark} for the annotated defaults.
  *
- * <p>Thread-safety: a JMH state; the adapter is shared by the benchmark threads, each walking its own {@link Cursor}.
+ * <p>Thread-safety: a JMH state; the adapter is shared by the benchmark threads, each walking its own {@link KeyCursor}.
  */
 public class L1GetBenchmark extends BenchmarkDefaults {
 
@@ -55,18 +55,6 @@ public class L1GetBenchmark extends BenchmarkDefaults {
 
   private L1Adapter cache;
   private int[] sequence;
-
-  /** One benchmark thread's position in the key sequence; threads start half a sequence apart. */
-  @State(Scope.Thread)
-  public static class Cursor {
-    private static final AtomicInteger THREADS = new AtomicInteger();
-    int next;
-
-    @Setup(Level.Trial)
-    public void setUp() {
-      next = THREADS.getAndIncrement() * (KeyIndexes.LENGTH / 2 + 7919);
-    }
-  }
 
   @Setup(Level.Trial)
   public void setUp() {
@@ -101,13 +89,13 @@ public class L1GetBenchmark extends BenchmarkDefaults {
 
   @Benchmark
   @Threads(1)
-  public int get1Thread(Cursor cursor) {
-    return cache.get(sequence[cursor.next++ & KeyIndexes.MASK]);
+  public int get1Thread(KeyCursor cursor) {
+    return cache.get(sequence[cursor.next(KeyIndexes.MASK)]);
   }
 
   @Benchmark
   @Threads(2)
-  public int get2Threads(Cursor cursor) {
-    return cache.get(sequence[cursor.next++ & KeyIndexes.MASK]);
+  public int get2Threads(KeyCursor cursor) {
+    return cache.get(sequence[cursor.next(KeyIndexes.MASK)]);
   }
 }

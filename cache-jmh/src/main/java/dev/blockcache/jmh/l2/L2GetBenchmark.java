@@ -1,8 +1,8 @@
 package dev.blockcache.jmh.l2;
 
 import dev.blockcache.jmh.BenchmarkDefaults;
+import dev.blockcache.jmh.workload.KeyCursor;
 import dev.blockcache.jmh.workload.KeyIndexes;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Param;
@@ -35,7 +35,7 @@ import org.openjdk.jmh.annotations.Threads;
  * <p>Run (quick mode, with allocation per get; results and report in {@code results/}):
  * <pre>./mvnw -B -Pbench verify -pl cache-jmh -am -DskipTests -Dbench.include=L2GetBenchmark -Dbench.prof=gc</pre>
  *
- * <p>Thread-safety: a JMH state; the adapter is shared by the benchmark threads, each walking its own {@link Cursor}.
+ * <p>Thread-safety: a JMH state; the adapter is shared by the benchmark threads, each walking its own {@link KeyCursor}.
  */
 public class L2GetBenchmark extends BenchmarkDefaults {
   /** Bytes of block content cached, whatever the block size: 256 MiB, well above the CPU caches. */
@@ -51,18 +51,6 @@ public class L2GetBenchmark extends BenchmarkDefaults {
 
   private L2Adapter cache;
   private int[] sequence;
-
-  /** One benchmark thread's position in the key sequence; threads start half a sequence apart. */
-  @State(Scope.Thread)
-  public static class Cursor {
-    private static final AtomicInteger THREADS = new AtomicInteger();
-    int next;
-
-    @Setup(Level.Trial)
-    public void setUp() {
-      next = THREADS.getAndIncrement() * (KeyIndexes.LENGTH / 2 + 7919);
-    }
-  }
 
   @Setup(Level.Trial)
   public void setUp() {
@@ -95,13 +83,13 @@ public class L2GetBenchmark extends BenchmarkDefaults {
 
   @Benchmark
   @Threads(1)
-  public int get1Thread(Cursor cursor) {
-    return cache.get(sequence[cursor.next++ & KeyIndexes.MASK]);
+  public int get1Thread(KeyCursor cursor) {
+    return cache.get(sequence[cursor.next(KeyIndexes.MASK)]);
   }
 
   @Benchmark
   @Threads(2)
-  public int get2Threads(Cursor cursor) {
-    return cache.get(sequence[cursor.next++ & KeyIndexes.MASK]);
+  public int get2Threads(KeyCursor cursor) {
+    return cache.get(sequence[cursor.next(KeyIndexes.MASK)]);
   }
 }
