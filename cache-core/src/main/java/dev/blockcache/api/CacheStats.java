@@ -42,6 +42,25 @@ public final class CacheStats {
     this.size = size;
   }
 
+  /**
+   * The counters of two caches added up: what a cache made of two tiers reports. Capacities and sizes add; ratios
+   * are derived from the summed counts.
+   */
+  public CacheStats plus(CacheStats other) {
+    return new CacheStats(add(hits, other.hits), add(misses, other.misses), add(cachingHits, other.cachingHits),
+        add(cachingMisses, other.cachingMisses), add(evictedBlocks, other.evictedBlocks),
+        add(blockCounts, other.blockCounts), evictionRuns + other.evictionRuns,
+        failedInsertions + other.failedInsertions, capacity + other.capacity, size + other.size);
+  }
+
+  private static long[] add(long[] a, long[] b) {
+    long[] sum = new long[a.length];
+    for (int i = 0; i < a.length; i++) {
+      sum[i] = a[i] + b[i];
+    }
+    return sum;
+  }
+
   private static long[] perCategory(long[] values, String name) {
     if (values.length != BlockCategory.COUNT) {
       throw new IllegalArgumentException(name + " needs " + BlockCategory.COUNT + " entries, had " + values.length);

@@ -1,0 +1,65 @@
+package dev.blockcache.stack;
+
+import dev.blockcache.api.BlockCache;
+import dev.blockcache.bucket.BucketCache;
+import dev.blockcache.combined.CombinedBlockCache;
+import dev.blockcache.config.ConfigException;
+import dev.blockcache.config.SiteConfig;
+import dev.blockcache.config.SiteConfigReader;
+import dev.blockcache.l1.lru.LruBlockCache;
+import dev.blockcache.l1.tinylfu.TinyLfuBlockCache;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Optional;
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * Builds the whole block cache an hbase-site.xml asks for, started and ready: the L1 alone when
+ * {@code hbase.bucketcache.ioengine} is unset, a {@link CombinedBlockCache} of L1 and L2 otherwise, the L1 policy
+ * from {@code hfile.block.cache.policy}; nothing when the block cache is disabled.
+ *
+ * <p>The caller owns the returned cache and closes it; closing stops every thread of both tiers (and writes the
+ * L2's last index checkpoint when it is persistent).
+ *
+ * <p>Thread-safety: stateless.
+ */
+public final class BlockCacheFactory {
+  private BlockCacheFactory() {}
+
+  /** The cache the hbase-site.xml at {@code file} asks for, in a JVM whose max heap is this one's. */
+  public static Optional<BlockCache> fromSite(Path file) throws IOException {
+    return build(SiteConfigReader.read(file, Runtime.getRuntime().maxMemory()));
+  }
+
+  /** The cache {@code conf} asks for, in a JVM whose max heap is this one's. */
+  public static Optional<BlockCache> fromConfiguration(Configuration conf) throws IOException {
+    return build(SiteConfigReader.read(conf));
+  }
+
+  /**
+   * The cache {@code site} describes, started; empty when the block cache is disabled.
+   *
+   * @throws ConfigException naming {@code hbase.bucketcache.ioengine} when the engine cannot be made
+   * @throws IOException when the engine's files cannot be opened
+   */
+  public static Optional<BlockCache> build(SiteConfig site) throws IOException {
+    if (!site.enabled()) {
+      return Optional.empty();
+    }
+    BlockCache l1 = site.lru().isPresent()
+        ? new LruBlockCache(site.lru().get()).start()
+        : new TinyLfuBlockCache(site.tinyLfu().orElseThrow());
+    if (site.l2().isEmpty()) {
+      return Optional.of(l1);
+    }
+    BucketCache l2;
+    try {
+      l2 = BucketCache.create(site.l2().get());
+    } catch (IOException | RuntimeException e) {
+      l1.close();
+      throw e;
+    }
+    l2.start();
+    return Optional.of(new CombinedBlockCache(l1, l2));
+  }
+}
