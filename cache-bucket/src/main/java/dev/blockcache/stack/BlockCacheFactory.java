@@ -8,9 +8,13 @@ import dev.blockcache.config.SiteConfig;
 import dev.blockcache.config.SiteConfigReader;
 import dev.blockcache.l1.lru.LruBlockCache;
 import dev.blockcache.l1.tinylfu.TinyLfuBlockCache;
+import dev.blockcache.metrics.BlockCacheMetricsBean;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.apache.hadoop.conf.Configuration;
 
 /**
@@ -61,5 +65,26 @@ public final class BlockCacheFactory {
     }
     l2.start();
     return Optional.of(new CombinedBlockCache(l1, l2));
+  }
+
+  /**
+   * A JMX bean of {@code cache}'s figures under HBase's names ({@link BlockCacheMetricsBean}), plus, when its L2 is
+   * a {@link BucketCache}, the L2's own: allocator utilisation, index heap bytes per entry, writer queue depth, IO
+   * errors, checksum mismatches, whether IO errors disabled it. Register it with
+   * {@link BlockCacheMetricsBean#register}.
+   */
+  public static BlockCacheMetricsBean metricsBean(BlockCache cache) {
+    Map<String, Supplier<Number>> extra = new LinkedHashMap<>();
+    BlockCache l2 = cache instanceof CombinedBlockCache ? ((CombinedBlockCache) cache).l2() : null;
+    if (l2 instanceof BucketCache) {
+      BucketCache bucket = (BucketCache) l2;
+      extra.put("l2AllocatorUtilisation", () -> bucket.metrics().utilisation());
+      extra.put("l2IndexHeapBytesPerEntry", () -> bucket.metrics().indexHeapBytesPerEntry());
+      extra.put("l2WriterQueueDepth", () -> bucket.metrics().writerQueueDepth());
+      extra.put("l2IoErrorCount", () -> bucket.metrics().ioErrorCount());
+      extra.put("l2ChecksumFailureCount", () -> bucket.metrics().checksumMismatchCount());
+      extra.put("l2DisabledByIoErrors", () -> bucket.metrics().disabledByIoErrors() ? 1 : 0);
+    }
+    return new BlockCacheMetricsBean(cache, extra);
   }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -21,8 +22,11 @@ import dev.blockcache.l1.tinylfu.TinyLfuBlockCache;
 import dev.blockcache.stack.BlockCacheFactory;
 import dev.blockcache.testing.Blocks;
 import io.netty.buffer.ByteBuf;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -86,6 +90,34 @@ class SiteStackTest {
   void anOffheapStackLikeThePublishedOne() throws Exception {
     usesBothTiers(site("hfile.block.cache.size", "0.2", "hbase.bucketcache.ioengine", "offheap",
         "hbase.bucketcache.size", "16"));
+  }
+
+  @Test
+  void theStacksFiguresReadThroughARealMBeanServerUnderHBasesNames() throws Exception {
+    Path file = site("hbase.bucketcache.ioengine", "offheap", "hbase.bucketcache.size", "16");
+    MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+    ObjectName name = new ObjectName("dev.blockcache:type=BlockCache,name=SiteStackTest");
+    try (BlockCache cache = BlockCacheFactory.fromSite(file).orElseThrow()) {
+      AutoCloseable registration = BlockCacheFactory.metricsBean(cache).register(server, name);
+      cacheAndRead(cache, BlockKey.of("f", 0), BlockCategory.INDEX, 1000);
+      cacheAndRead(cache, BlockKey.of("f", 1000), BlockCategory.DATA, 4000);
+      cacheAndRead(cache, BlockKey.of("f", 5000), BlockCategory.DATA, 4000);
+      assertNull(cache.getBlock(BlockKey.of("f", 9000), ReadOptions.of(BlockCategory.DATA)));
+      assertEquals(3.0, server.getAttribute(name, "blockCacheHitCount"));
+      assertEquals(1.0, server.getAttribute(name, "blockCacheMissCount"));
+      assertEquals(75.0, (Double) server.getAttribute(name, "blockCacheCountHitPercent"), 1e-9);
+      assertEquals(1.0, server.getAttribute(name, "l1CacheHitRatio"));
+      assertEquals(2.0 / 3, (Double) server.getAttribute(name, "l2CacheHitRatio"), 1e-9);
+      assertEquals(2.0, server.getAttribute(name, "l2CacheCount"));
+      assertEquals(2.0, server.getAttribute(name, "blockCacheDataBlockCount"));
+      assertEquals(1.0, server.getAttribute(name, "dataBlockMissCount"));
+      // The index's preallocated table over 2 entries: large here, ~28 B at a million (L2HeapPerEntry).
+      double perEntry = (Double) server.getAttribute(name, "l2IndexHeapBytesPerEntry");
+      assertTrue(perEntry > 0, "index heap per entry " + perEntry);
+      assertEquals(0.0, server.getAttribute(name, "l2ChecksumFailureCount"));
+      registration.close();
+    }
+    assertFalse(server.isRegistered(name));
   }
 
   @Test
