@@ -303,6 +303,20 @@ public final class BlockIndex {
     return segments[segment].putIfAbsent(fingerprint, entry);
   }
 
+  /**
+   * Sizes segment {@code segment} for {@code entries} entries before they are {@link #restore restored}, so the
+   * restore neither resizes nor clusters.
+   *
+   * @throws IllegalArgumentException on a segment out of range or a negative count
+   */
+  public void presize(int segment, int entries) {
+    if (segment < 0 || segment >= segments.length || entries < 0) {
+      throw new IllegalArgumentException("segment " + segment + " must be in [0, " + segments.length
+          + ") and entries " + entries + " >= 0");
+    }
+    segments[segment].presize(entries);
+  }
+
   /** Removes every entry, calling {@code sink} for each under its segment's write lock. */
   public void clear(EntrySink sink) {
     Objects.requireNonNull(sink, "sink");

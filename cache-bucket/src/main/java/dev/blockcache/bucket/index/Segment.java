@@ -187,6 +187,23 @@ final class Segment {
     return IndexEntry.ABSENT;
   }
 
+  /**
+   * Grows the table, if needed, to hold {@code entries} at a load of at most 3/5, so that inserting that many does
+   * not resize. A restore calls it first: it inserts in table order, i.e. sorted by home slot, and sorted inserts into
+   * a table much smaller than their final one pile into one ever-longer cluster (quadratic probing and resizing).
+   */
+  void presize(int entries) {
+    long stamp = lock.writeLock();
+    try {
+      long wanted = Math.max(MIN_CAPACITY, (long) entries * 5 / 3 + 1);
+      if (wanted > table.length >>> 1) {
+        resizeLocked((int) Math.min(wanted, Integer.MAX_VALUE >>> 2));
+      }
+    } finally {
+      lock.unlockWrite(stamp);
+    }
+  }
+
   private void resizeLocked(int newCapacity) {
     long[] old = table;
     long[] t = new long[2 * newCapacity];

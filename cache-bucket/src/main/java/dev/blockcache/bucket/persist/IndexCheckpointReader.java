@@ -23,6 +23,12 @@ public final class IndexCheckpointReader {
   /** Why a checkpoint was or was not used. */
   public enum Status { RESTORED, MISSING, CONFIG_MISMATCH, CORRUPT }
 
+  /** Told, before any record is handed out, how many records name each segment (records naming none are left out). */
+  @FunctionalInterface
+  public interface SegmentCounts {
+    void expect(int segment, int records);
+  }
+
   /** Outcome of one read: a status, a reason for logs and the number of records handed out. */
   public record Result(Status status, String reason, long records) {}
 
@@ -40,6 +46,14 @@ public final class IndexCheckpointReader {
    * Never throws for bad content; an IO error while reading is reported as {@link Status#CORRUPT}.
    */
   public Result read(Path path, int segmentCount, EntryVisitor sink) {
+    return read(path, segmentCount, (segment, records) -> { }, sink);
+  }
+
+  /**
+   * As {@link #read(Path, int, EntryVisitor)}, telling {@code counts} how many records each segment gets before
+   * {@code sink} sees the first one.
+   */
+  public Result read(Path path, int segmentCount, SegmentCounts counts, EntryVisitor sink) {
     ByteBuffer file;
     try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
       long size = ch.size();
@@ -85,6 +99,18 @@ public final class IndexCheckpointReader {
       return new Result(Status.CONFIG_MISMATCH, "written by another configuration (fingerprint "
           + Long.toHexString(fp) + ", " + segs + " segments; this cache: " + Long.toHexString(configFingerprint)
           + ", " + segmentCount + " segments)", 0);
+    }
+    int[] perSegment = new int[segmentCount];
+    for (long i = 0; i < count; i++) {
+      int segment = file.getInt((int) (IndexFileLayout.HEADER_LENGTH + i * IndexFileLayout.RECORD_LENGTH));
+      if (segment >= 0 && segment < segmentCount) {
+        perSegment[segment]++;
+      }
+    }
+    for (int s = 0; s < segmentCount; s++) {
+      if (perSegment[s] > 0) {
+        counts.expect(s, perSegment[s]);
+      }
     }
     file.position(IndexFileLayout.HEADER_LENGTH);
     for (long i = 0; i < count; i++) {

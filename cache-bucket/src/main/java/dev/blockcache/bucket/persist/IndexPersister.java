@@ -66,7 +66,7 @@ public final class IndexPersister {
   public Restored restore(BucketAllocator allocator) {
     long[] discarded = {0};
     IndexCheckpointReader.Result r = new IndexCheckpointReader(configFingerprint)
-        .read(path, index.segmentCount(), (segment, fingerprint, entry) -> {
+        .read(path, index.segmentCount(), index::presize, (segment, fingerprint, entry) -> {
           if (!place(allocator, segment, fingerprint, entry)) {
             discarded[0]++;
           }

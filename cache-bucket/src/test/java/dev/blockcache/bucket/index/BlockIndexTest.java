@@ -266,4 +266,28 @@ class BlockIndexTest {
     assertEquals(ABSENT, index.peek(key("f0", 0)));
     assertEquals(ABSENT, index.putIfAbsent(key("f0", 0), entry(0, 7, CachePriority.SINGLE)));
   }
+
+  /** Pins the restore path: presized segments take a whole checkpoint, in its table order, without one resize. */
+  @Test
+  void aPresizedIndexRestoresAnotherIndexsContentWithoutGrowing() {
+    BlockIndex source = new BlockIndex(20_000);
+    for (int i = 0; i < 20_000; i++) {
+      source.putIfAbsent(key("hfile-" + (i % 7), i * 4096L), entry(i, 4096, CachePriority.SINGLE));
+    }
+    int[] counts = new int[source.segmentCount()];
+    source.forEach((segment, fingerprint, e) -> counts[segment]++);
+    BlockIndex restored = new BlockIndex(20_000);
+    for (int s = 0; s < counts.length; s++) {
+      restored.presize(s, counts[s]);
+    }
+    long presizedHeap = restored.heapBytes();
+    source.forEach((segment, fingerprint, e) -> assertEquals(ABSENT, restored.restore(segment, fingerprint, e)));
+    assertEquals(presizedHeap, restored.heapBytes());
+    assertEquals(20_000, restored.size());
+    for (int i = 0; i < 20_000; i++) {
+      assertEquals(entry(i, 4096, CachePriority.SINGLE), restored.peek(key("hfile-" + (i % 7), i * 4096L)));
+    }
+    assertThrows(IllegalArgumentException.class, () -> restored.presize(counts.length, 1));
+    assertThrows(IllegalArgumentException.class, () -> restored.presize(0, -1));
+  }
 }
