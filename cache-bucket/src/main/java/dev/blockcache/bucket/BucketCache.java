@@ -153,7 +153,7 @@ public final class BucketCache implements BlockCache {
     if (stored > parts.allocator.maxItemSize()) {
       return CacheResult.TOO_LARGE;
     }
-    if (parts.index.peek(key) != IndexEntry.ABSENT || parts.ramCache.contains(key)) {
+    if (parts.index.peek(key) != IndexEntry.ABSENT) {
       return CacheResult.ALREADY_CACHED;
     }
     CachePriority priority = options.priority();

@@ -10,6 +10,7 @@ import dev.blockcache.bucket.write.PendingWrite;
 import dev.blockcache.stats.StatsRecorder;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
 import java.io.IOException;
 import java.util.List;
 import org.slf4j.Logger;
@@ -87,11 +88,12 @@ final class SlotWriter implements BlockWriter {
 
   private boolean writeSlot(PendingWrite w, long offset, int stored) {
     IoEngine engine = parts.engine;
-    ByteBuf slot = ByteBufAllocator.DEFAULT.directBuffer(stored, stored);
-    ByteBuf block = w.block().newView();
     try {
-      BlockHeader.write(slot, w.key(), w.block().category(), block, w.block().crc32c());
-      engine.write(offset, slot);
+      if (engine.isMemory()) {
+        writeInPlace(engine, w, offset, stored);
+      } else {
+        writeStaged(engine, w, offset, stored);
+      }
       parts.ioErrors.succeeded();
       return true;
     } catch (IOException e) {
@@ -100,6 +102,38 @@ final class SlotWriter implements BlockWriter {
       parts.fail(CacheResult.NO_SPACE);
       parts.ioWarnings.warn("L2 write of {} bytes at offset {} failed: {}", stored, offset, e.toString());
       return false;
+    }
+  }
+
+  /**
+   * Memory engines: the header, then the block straight from its heap copy into the slot (one copy of the block),
+   * with no checksum (see {@link BlockHeader}: nothing verifies it there).
+   */
+  private static void writeInPlace(IoEngine engine, PendingWrite w, long offset, int stored) throws IOException {
+    int blockLength = w.block().length();
+    int headerLength = stored - blockLength;
+    ByteBuf header = Unpooled.buffer(headerLength, headerLength);
+    ByteBuf block = w.block().newView();
+    try {
+      BlockHeader.writeHeader(header, w.key(), w.block().category(), blockLength, 0);
+      engine.write(offset, header);
+      engine.write(offset + headerLength, block);
+    } finally {
+      block.release();
+      header.release();
+    }
+  }
+
+  /**
+   * Devices: header and block assembled in one pooled direct buffer, so the device sees one write (and O_DIRECT one
+   * aligned range), with the block's CRC32C in the header.
+   */
+  private static void writeStaged(IoEngine engine, PendingWrite w, long offset, int stored) throws IOException {
+    ByteBuf slot = ByteBufAllocator.DEFAULT.directBuffer(stored, stored);
+    ByteBuf block = w.block().newView();
+    try {
+      BlockHeader.write(slot, w.key(), w.block().category(), block, w.block().crc32c());
+      engine.write(offset, slot);
     } finally {
       block.release();
       slot.release();

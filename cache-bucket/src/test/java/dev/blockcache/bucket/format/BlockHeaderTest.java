@@ -83,4 +83,32 @@ class BlockHeaderTest {
     slot.setByte(at, slot.getByte(at) ^ 0x10);
     assertFalse(BlockHeader.verifyChecksum(slot, 8, header));
   }
+
+  /** Pins the eight-bytes-at-a-time name compare: a difference at any position of any word or tail is a mismatch. */
+  @Test
+  void aNameDifferingInAnyOneCharacterIsRefusedAtEveryLength() {
+    for (int length = 1; length <= 41; length++) {
+      StringBuilder name = new StringBuilder();
+      for (int i = 0; i < length; i++) {
+        name.append((char) ('a' + i % 26));
+      }
+      BlockKey key = BlockKey.of(name.toString(), 42);
+      ByteBuf slot = slotFor(key, 16);
+      assertEquals(BlockHeader.FIXED_LENGTH + length, BlockHeader.verifyKey(slot, 8, key, 16), name.toString());
+      for (int at = 0; at < length; at++) {
+        StringBuilder other = new StringBuilder(name);
+        other.setCharAt(at, 'Z');
+        assertEquals(-1, BlockHeader.verifyKey(slot, 8, BlockKey.of(other.toString(), 42), 16), other.toString());
+      }
+    }
+  }
+
+  @Test
+  void aNonAsciiCharacterAfterAnAsciiPrefixIsComparedByUtf8Bytes() {
+    BlockKey key = BlockKey.of("region-0001/cf/hfile-é", 7);
+    ByteBuf slot = slotFor(key, 10);
+    assertTrue(BlockHeader.verifyKey(slot, 8, key, 10) > 0);
+    assertEquals(-1, BlockHeader.verifyKey(slot, 8, BlockKey.of("region-0001/cf/hfile-è", 7), 10));
+    assertEquals(-1, BlockHeader.verifyKey(slot, 8, BlockKey.of("region-0002/cf/hfile-é", 7), 10));
+  }
 }
