@@ -1,23 +1,19 @@
 package dev.blockcache.jmh.l2;
 
+import dev.blockcache.jmh.hbase.HBaseBlocks;
+import dev.blockcache.jmh.hbase.HBaseBucketDrain;
 import dev.blockcache.jmh.l1.Keys;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HConstants;
-import org.apache.hadoop.hbase.io.ByteBuffAllocator;
 import org.apache.hadoop.hbase.io.hfile.BlockCacheKey;
 import org.apache.hadoop.hbase.io.hfile.BlockType;
 import org.apache.hadoop.hbase.io.hfile.Cacheable;
 import org.apache.hadoop.hbase.io.hfile.HFileBlock;
-import org.apache.hadoop.hbase.io.hfile.HFileBlockBuilder;
 import org.apache.hadoop.hbase.io.hfile.HFileContext;
 import org.apache.hadoop.hbase.io.hfile.HFileContextBuilder;
 import org.apache.hadoop.hbase.io.hfile.bucket.BucketCache;
-import org.apache.hadoop.hbase.nio.ByteBuff;
 
 /**
  * HBase 2.6's {@code BucketCache} on its {@code offheap} engine, built as a RegionServer builds it (default bucket
@@ -30,17 +26,11 @@ import org.apache.hadoop.hbase.nio.ByteBuff;
  * be offered again). {@code getBlock} on the shared-memory offheap engine returns a block over the slot that it
  * retained for the caller; the caller releases it, as the adapter does after reading its serialized length.
  *
- * <p>Draining: HBase has no drain hook. Its {@code heapSize()} is the heap of the blocks waiting in its RAM cache
- * (added when a block is queued, subtracted when a writer removes it), so {@link #drain()} polls until it is 0.
+ * <p>Draining: see {@link HBaseBucketDrain}.
  *
  * <p>Thread-safety: as {@link L2Adapter}.
  */
 final class HBaseBucketAdapter implements L2Adapter {
-  /** How long {@link #drain()} waits for HBase's writers before it fails the benchmark. */
-  private static final long DRAIN_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(120);
-  /** The poll interval of {@link #drain()}: short against a drain (tens of milliseconds and more). */
-  private static final long DRAIN_POLL_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
-
   private final String name;
   private final BucketCache cache;
   private final Keys names;
@@ -95,24 +85,7 @@ final class HBaseBucketAdapter implements L2Adapter {
 
   /** An on-heap DATA block with key {@code i}'s content, holding one reference: the caller's. */
   private HFileBlock block(int i) {
-    byte[] content = names.content(i);
-    int header = HConstants.HFILEBLOCK_HEADER_SIZE;
-    byte[] bytes = new byte[header + content.length];
-    System.arraycopy(content, 0, bytes, header, content.length);
-    return new HFileBlockBuilder()
-        .withBlockType(BlockType.DATA)
-        .withOnDiskSizeWithoutHeader(content.length)
-        .withUncompressedSizeWithoutHeader(content.length)
-        .withOnDiskDataSizeWithHeader(header + content.length)
-        .withPrevBlockOffset(-1)
-        .withOffset(names.offset(i))
-        .withNextBlockOnDiskSize(-1)
-        .withFillHeader(true)
-        .withByteBuff(ByteBuff.wrap(ByteBuffer.wrap(bytes)))
-        .withHFileContext(context)
-        .withByteBuffAllocator(ByteBuffAllocator.HEAP)
-        .withShared(false)
-        .build();
+    return HBaseBlocks.dataBlock(names.content(i), names.offset(i), context);
   }
 
   @Override
@@ -139,14 +112,7 @@ final class HBaseBucketAdapter implements L2Adapter {
 
   @Override
   public void drain() {
-    long deadline = System.nanoTime() + DRAIN_TIMEOUT_NANOS;
-    while (cache.heapSize() != 0) {
-      if (System.nanoTime() - deadline > 0) {
-        throw new IllegalStateException(name + ": writers did not drain in 120 s, " + cache.heapSize()
-            + " bytes still waiting");
-      }
-      LockSupport.parkNanos(DRAIN_POLL_NANOS);
-    }
+    HBaseBucketDrain.await(cache, name);
   }
 
   @Override
