@@ -44,6 +44,9 @@ import java.util.function.LongSupplier;
  * As for every {@link BlockCache}: {@link #cacheBlock} copies and the caller keeps its buffer; {@link #getBlock}
  * returns a block of which the caller owns one reference and must release it.
  *
+ * <p>With {@code hbase.bucketcache.writer.inline=true} (memory engines only) steps 1 and 2 happen on the caller's
+ * thread inside {@code cacheBlock}, with no RAM cache and no queue; see {@link InlineWriter}.
+ *
  * <p>Lifecycle: the constructor starts no thread; {@link #start()} starts the writers. Without it, blocks wait until
  * {@link #drainWriters()} writes them on the calling thread (what tests do).
  *
@@ -58,6 +61,8 @@ public final class BucketCache implements BlockCache {
   private final BucketCacheParts parts;
   private final WriterPipeline pipeline;
   private final SlotReader reader;
+  /** Writes on the calling thread ({@code hbase.bucketcache.writer.inline}), or null: queued for the writers. */
+  private final InlineWriter inline;
   /** Warm restart (checkpoint and restore), or null without {@code hbase.bucketcache.persistent.path}. */
   private final BucketPersistence persistence;
   private final int instance = INSTANCES.incrementAndGet();
@@ -106,6 +111,7 @@ public final class BucketCache implements BlockCache {
     this.pipeline = new WriterPipeline(config.writerThreads(), config.writerQueueLength(),
         config.queueAdditionWaitTimeMs(), new SlotWriter(parts));
     this.reader = new SlotReader(parts);
+    this.inline = config.writerInline() ? new InlineWriter(parts, reader) : null;
     this.persistence = BucketPersistence.create(parts);
   }
 
@@ -113,6 +119,9 @@ public final class BucketCache implements BlockCache {
   public void start() {
     if (persistence != null) {
       persistence.start("bucketcache-" + instance + "-checkpoint");
+    }
+    if (inline != null) {
+      return; // blocks are written by cacheBlock's caller: no writer thread to start
     }
     AtomicInteger n = new AtomicInteger();
     ThreadFactory factory = r -> {
@@ -155,6 +164,9 @@ public final class BucketCache implements BlockCache {
     }
     if (parts.index.peek(key) != IndexEntry.ABSENT) {
       return CacheResult.ALREADY_CACHED;
+    }
+    if (inline != null) {
+      return inline.write(key, block, options);
     }
     CachePriority priority = options.priority();
     PendingWrite write = new PendingWrite(key, HeapBlock.copyOf(block, options.category()), priority);

@@ -144,6 +144,26 @@ final class SlotReader implements ViewOwner {
     }
   }
 
+  /**
+   * Pins {@code offset} for a write on the calling thread, which keeps the engine's memory alive until
+   * {@link #unpinAfterWrite}: the same pin-then-check-closed order as a read.
+   *
+   * @return false (and nothing pinned) if the cache is closed: the engine may already be released
+   */
+  boolean pinForWrite(long offset) {
+    parts.pins.pin(offset);
+    if (closed) {
+      unpin(offset);
+      return false;
+    }
+    return true;
+  }
+
+  /** Ends a write pinned by {@link #pinForWrite}. */
+  void unpinAfterWrite(long offset) {
+    unpin(offset);
+  }
+
   @Override
   public void viewReleased(long token) {
     unpin(token);

@@ -1,5 +1,7 @@
 package dev.blockcache.bucket;
 
+import dev.blockcache.api.BlockCategory;
+import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.CacheResult;
 import dev.blockcache.bucket.engine.IoEngine;
 import dev.blockcache.bucket.format.BlockHeader;
@@ -110,16 +112,28 @@ final class SlotWriter implements BlockWriter {
    * with no checksum (see {@link BlockHeader}: nothing verifies it there).
    */
   private static void writeInPlace(IoEngine engine, PendingWrite w, long offset, int stored) throws IOException {
-    int blockLength = w.block().length();
-    int headerLength = stored - blockLength;
-    ByteBuf header = Unpooled.buffer(headerLength, headerLength);
     ByteBuf block = w.block().newView();
     try {
-      BlockHeader.writeHeader(header, w.key(), w.block().category(), blockLength, 0);
+      writeInPlace(engine, w.key(), w.block().category(), block, offset, stored);
+    } finally {
+      block.release();
+    }
+  }
+
+  /**
+   * Writes a memory-engine slot of {@code stored} bytes at {@code offset}: the header for {@code key}, then
+   * {@code block}'s readable bytes, with CRC32C 0. Neither buffer's indexes nor reference count change.
+   */
+  static void writeInPlace(IoEngine engine, BlockKey key, BlockCategory category, ByteBuf block, long offset,
+      int stored) throws IOException {
+    int blockLength = block.readableBytes();
+    int headerLength = stored - blockLength;
+    ByteBuf header = Unpooled.buffer(headerLength, headerLength);
+    try {
+      BlockHeader.writeHeader(header, key, category, blockLength, 0);
       engine.write(offset, header);
       engine.write(offset + headerLength, block);
     } finally {
-      block.release();
       header.release();
     }
   }

@@ -15,7 +15,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Readers, writers and evictors on a started offheap L2 much smaller than the data: every byte served is checked
@@ -35,9 +36,11 @@ class BucketCacheStressTest {
     return BlockKey.of("file-" + random.nextInt(8), random.nextInt(1024) * 65536L);
   }
 
-  @Test
-  void readersWritersAndEvictorsNeverSeeAWrongByteNorPassCapacity() throws Exception {
-    BucketCache cache = BucketCaches.create(BucketCaches.config("offheap", 16L << 20).build());
+  /** Queued (writer threads, the default) and inline ({@code hbase.bucketcache.writer.inline}) writes. */
+  @ParameterizedTest(name = "writer.inline={0}")
+  @ValueSource(booleans = {false, true})
+  void readersWritersAndEvictorsNeverSeeAWrongByteNorPassCapacity(boolean inline) throws Exception {
+    BucketCache cache = BucketCaches.create(BucketCaches.config("offheap", 16L << 20).writerInline(inline).build());
     cache.start();
     long capacity = cache.capacity();
     AtomicReference<Throwable> failure = new AtomicReference<>();

@@ -40,6 +40,7 @@ final class BucketCacheReader {
             v.fraction(BucketCacheConfig.MULTI_FACTOR, BucketCacheConfig.DEFAULT_MULTI_FACTOR),
             v.fraction(BucketCacheConfig.MEMORY_FACTOR, BucketCacheConfig.DEFAULT_MEMORY_FACTOR))
         .copyOnRead(v.bool(BucketCacheConfig.COPY_ON_READ, false))
+        .writerInline(v.bool(BucketCacheConfig.WRITER_INLINE, false))
         .fileDirectIo(v.bool(BucketCacheConfig.FILE_DIRECT_IO, false))
         .checksumVerify(v.bool(BucketCacheConfig.CHECKSUM_VERIFY, true))
         .ioErrorsToleratedMs(v.integer(BucketCacheConfig.IO_ERRORS_TOLERATED_DURATION,

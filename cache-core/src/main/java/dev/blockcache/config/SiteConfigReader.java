@@ -98,6 +98,13 @@ public final class SiteConfigReader {
       }
       if (values.text(BucketCacheConfig.IOENGINE) != null) {
         l2 = BucketCacheReader.read(values);
+        if (l2.writerInline()) {
+          for (String key : List.of(BucketCacheConfig.WRITER_THREADS, BucketCacheConfig.WRITER_QUEUE_LENGTH,
+              BucketCacheConfig.QUEUE_ADDITION_WAIT_TIME)) {
+            reportPrefix(present, key, "not applied: " + BucketCacheConfig.WRITER_INLINE
+                + "=true writes on the caller's thread, with no writer queue", reports);
+          }
+        }
       } else {
         reportPrefix(present, "hbase.bucketcache.",
             "not applied: no L2 without " + BucketCacheConfig.IOENGINE, reports);

@@ -204,4 +204,19 @@ class SiteConfigReaderTest {
     ConfigException e = assertThrows(ConfigException.class, () -> SiteConfigReader.read(missing, HEAP));
     assertTrue(e.getMessage().contains(missing.toString()));
   }
+
+  @Test
+  void inlineWritesAreReadForMemoryEnginesReportTheWriterKeysAndAreRefusedForFileEngines() {
+    SiteConfig site = SiteConfigReader.read(conf(Map.of("hbase.bucketcache.ioengine", "offheap",
+        "hbase.bucketcache.size", "64", "hbase.bucketcache.writer.inline", "true",
+        "hbase.bucketcache.writer.threads", "5")), HEAP);
+    assertTrue(site.l2().orElseThrow().writerInline());
+    assertEquals(1, site.reportedKeys().size());
+    assertTrue(site.reportedKeys().get(0).startsWith("hbase.bucketcache.writer.threads=5: not applied"),
+        site.reportedKeys().toString());
+    ConfigException e = assertThrows(ConfigException.class, () -> SiteConfigReader.read(conf(Map.of(
+        "hbase.bucketcache.ioengine", "file:/data/l2.bin", "hbase.bucketcache.size", "64",
+        "hbase.bucketcache.writer.inline", "true")), HEAP));
+    assertEquals("hbase.bucketcache.writer.inline", e.key());
+  }
 }

@@ -4,8 +4,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 
 /**
- * The L2 competitors, selected by a {@code @Param}. Both bucket caches run on the {@code offheap} engine with HBase's
- * default bucket sizes, 3 writer threads of 64-entry queues, and their own writer threads started.
+ * The L2 competitors, selected by a {@code @Param}. The bucket caches run on the {@code offheap} engine with HBase's
+ * default bucket sizes, 3 writer threads of 64-entry queues, and their own writer threads started (but OURS_INLINE,
+ * which has none).
  *
  * <p>Thread-safety: immutable.
  */
@@ -14,14 +15,24 @@ public enum L2Competitor {
   OURS_ZERO_COPY {
     @Override
     L2Adapter create(L2Setup setup) throws IOException {
-      return OursBucketAdapter.create(name(), setup, false);
+      return OursBucketAdapter.create(name(), setup, b -> b);
     }
   },
   /** blockcache's BucketCache with {@code hbase.bucketcache.read.copy=true}: gets copy the block to the heap. */
   OURS_COPY {
     @Override
     L2Adapter create(L2Setup setup) throws IOException {
-      return OursBucketAdapter.create(name(), setup, true);
+      return OursBucketAdapter.create(name(), setup, b -> b.copyOnRead(true));
+    }
+  },
+  /**
+   * blockcache's BucketCache with {@code hbase.bucketcache.writer.inline=true}: {@code cacheBlock} writes the slot on
+   * the calling thread (no writer threads); gets are zero-copy views.
+   */
+  OURS_INLINE {
+    @Override
+    L2Adapter create(L2Setup setup) throws IOException {
+      return OursBucketAdapter.create(name(), setup, b -> b.writerInline(true));
     }
   },
   /** HBase 2.6.4's BucketCache on its {@code offheap} engine, as a RegionServer builds it. */

@@ -12,6 +12,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.function.UnaryOperator;
 
 /**
  * blockcache's {@link BucketCache} on the {@code offheap} engine. A get is {@link BucketCache#getBlock} with a
@@ -44,8 +45,10 @@ final class OursBucketAdapter implements L2Adapter {
     }
   }
 
-  static OursBucketAdapter create(String name, L2Setup setup, boolean copyOnRead) throws IOException {
-    BucketCacheConfig config = config(setup).copyOnRead(copyOnRead).build();
+  /** Our cache for {@code setup}, with the benchmark's common settings changed by {@code variant}. */
+  static OursBucketAdapter create(String name, L2Setup setup, UnaryOperator<BucketCacheConfig.Builder> variant)
+      throws IOException {
+    BucketCacheConfig config = variant.apply(config(setup)).build();
     return new OursBucketAdapter(name, started(config), setup, true);
   }
 

@@ -41,7 +41,7 @@ class L2AdaptersTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = L2Competitor.class, names = {"OURS_ZERO_COPY", "HBASE_BUCKET"})
+  @EnumSource(value = L2Competitor.class, names = {"OURS_ZERO_COPY", "OURS_INLINE", "HBASE_BUCKET"})
   void preparedSourcesCanBeOfferedAgainAfterClear(L2Competitor competitor) {
     try (L2Adapter cache = competitor.build(new L2Setup(KEYS, BLOCK, CAPACITY, 1000))) {
       cache.prepareSources();

@@ -1,0 +1,88 @@
+package dev.blockcache.bucket;
+
+import dev.blockcache.api.BlockKey;
+import dev.blockcache.api.CacheOptions;
+import dev.blockcache.api.CacheResult;
+import dev.blockcache.bucket.format.BlockHeader;
+import dev.blockcache.bucket.index.IndexEntry;
+import io.netty.buffer.ByteBuf;
+import java.io.IOException;
+
+/**
+ * The write path of {@code hbase.bucketcache.writer.inline=true} (memory engines only): {@code cacheBlock} puts the
+ * block into its slot on the calling thread. One copy of the block (the caller's buffer into the slot) instead of
+ * two (into a heap copy, then into the slot), no RAM cache, no queue, no writer thread.
+ *
+ * <h2>Steps and races</h2>
+ * <ol>
+ *   <li>Allocate a slot, evicting if needed (the same {@link SpaceReclaimer} the writers use; its cost is what it
+ *       evicts). No slot: {@link CacheResult#NO_SPACE}.</li>
+ *   <li>Pin the slot through {@link SlotReader#pinForWrite}, which fails once the cache is closed: the pin keeps the
+ *       engine's memory alive for the write, as a reader's pin does for a read.</li>
+ *   <li>Write header and block, then publish the slot in the index. A reader finds the key only after the slot is
+ *       whole. If another thread published the same key first, the slot goes back through the pin table and the
+ *       result is {@link CacheResult#ALREADY_CACHED}.</li>
+ *   <li>Unpin. An eviction or {@code evictBlock} after the publication frees the slot through the pin table as for
+ *       any entry; one that ran before it found nothing to evict, and the block stays cached, as if it had been
+ *       cached just after the eviction.</li>
+ * </ol>
+ *
+ * <p>Ownership: the caller's buffer is only read (indexes and reference count unchanged), as {@code cacheBlock}
+ * promises.
+ *
+ * <p>Thread-safety: safe for concurrent use; holds no state of its own.
+ */
+final class InlineWriter {
+  private final BucketCacheParts parts;
+  private final SlotReader guard;
+
+  InlineWriter(BucketCacheParts parts, SlotReader guard) {
+    if (!parts.engine.isMemory()) {
+      throw new IllegalArgumentException("inline writes need a memory engine, not " + parts.engine.spec());
+    }
+    this.parts = parts;
+    this.guard = guard;
+  }
+
+  CacheResult write(BlockKey key, ByteBuf block, CacheOptions options) {
+    int stored = BlockHeader.headerLength(key) + block.readableBytes();
+    long offset = parts.reclaimer.allocateReclaiming(stored);
+    if (offset < 0) {
+      return CacheResult.NO_SPACE;
+    }
+    if (!guard.pinForWrite(offset)) {
+      parts.pins.freeWhenUnpinned(offset, stored);
+      return CacheResult.DISABLED;
+    }
+    try {
+      return writeAndPublish(key, block, options, offset, stored);
+    } finally {
+      guard.unpinAfterWrite(offset);
+    }
+  }
+
+  private CacheResult writeAndPublish(BlockKey key, ByteBuf block, CacheOptions options, long offset, int stored) {
+    try {
+      SlotWriter.writeInPlace(parts.engine, key, options.category(), block, offset, stored);
+    } catch (IOException e) {
+      parts.counters.ioError();
+      parts.ioErrors.failed(parts.engine.spec(), e);
+      return dropped(offset, stored, e);
+    } catch (RuntimeException e) {
+      return dropped(offset, stored, e); // not the device: e.g. the engine closed under this write
+    }
+    long entry = IndexEntry.pack(offset, stored, options.priority(), options.category());
+    if (parts.index.putIfAbsent(key, entry) != IndexEntry.ABSENT) {
+      parts.pins.freeWhenUnpinned(offset, stored);
+      return CacheResult.ALREADY_CACHED;
+    }
+    parts.counters.blockAdded(options.category());
+    return CacheResult.CACHED;
+  }
+
+  private CacheResult dropped(long offset, int stored, Exception e) {
+    parts.pins.freeWhenUnpinned(offset, stored);
+    parts.ioWarnings.warn("L2 inline write of {} bytes at offset {} failed: {}", stored, offset, e.toString());
+    return CacheResult.NO_SPACE;
+  }
+}
