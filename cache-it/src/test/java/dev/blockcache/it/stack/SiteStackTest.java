@@ -103,18 +103,21 @@ class SiteStackTest {
       cacheAndRead(cache, BlockKey.of("f", 1000), BlockCategory.DATA, 4000);
       cacheAndRead(cache, BlockKey.of("f", 5000), BlockCategory.DATA, 4000);
       assertNull(cache.getBlock(BlockKey.of("f", 9000), ReadOptions.of(BlockCategory.DATA)));
-      assertEquals(3.0, server.getAttribute(name, "blockCacheHitCount"));
-      assertEquals(1.0, server.getAttribute(name, "blockCacheMissCount"));
+      assertEquals(3L, server.getAttribute(name, "blockCacheHitCount"));
+      assertEquals(1L, server.getAttribute(name, "blockCacheMissCount"));
       assertEquals(75.0, (Double) server.getAttribute(name, "blockCacheCountHitPercent"), 1e-9);
       assertEquals(1.0, server.getAttribute(name, "l1CacheHitRatio"));
       assertEquals(2.0 / 3, (Double) server.getAttribute(name, "l2CacheHitRatio"), 1e-9);
-      assertEquals(2.0, server.getAttribute(name, "l2CacheCount"));
-      assertEquals(2.0, server.getAttribute(name, "blockCacheDataBlockCount"));
-      assertEquals(1.0, server.getAttribute(name, "dataBlockMissCount"));
+      assertEquals(2L, server.getAttribute(name, "l2CacheCount"));
+      assertEquals(2L, server.getAttribute(name, "blockCacheDataBlockCount"));
+      assertEquals(1L, server.getAttribute(name, "dataBlockMissCount"));
       // The index's preallocated table over 2 entries: large here, ~28 B at a million (L2HeapPerEntry).
       double perEntry = (Double) server.getAttribute(name, "l2IndexHeapBytesPerEntry");
       assertTrue(perEntry > 0, "index heap per entry " + perEntry);
-      assertEquals(0.0, server.getAttribute(name, "l2ChecksumFailureCount"));
+      assertEquals(0L, server.getAttribute(name, "l2ChecksumFailureCount"))
+      assertEquals(0L, server.getAttribute(name, "l2WriterQueueDepth"));
+      assertInstanceOf(Long.class, server.getAttribute(name, "blockCacheSize"));
+      assertInstanceOf(Double.class, server.getAttribute(name, "l2AllocatorUtilisation"));
       registration.close();
     }
     assertFalse(server.isRegistered(name));
