@@ -74,6 +74,26 @@ public final class LruConfig {
     return capacity;
   }
 
+  /** Bytes above which eviction starts: {@code capacity × acceptableFactor}, the factor read as written. */
+  public long acceptableSize() {
+    return (long) (capacity * decimal(acceptableFactor));
+  }
+
+  /** Bytes an eviction pass frees down to: {@code capacity × minFactor}. */
+  public long minSize() {
+    return (long) (capacity * decimal(minFactor));
+  }
+
+  /** Bytes above which inserts are refused: {@code acceptableSize() × hardCapacityLimitFactor}. */
+  public long hardLimit() {
+    return (long) (acceptableSize() * decimal(hardCapacityLimitFactor));
+  }
+
+  /** The decimal a float factor was written as (0.95f is 0.949999988 as a double; 0.95 is meant). */
+  private static double decimal(float factor) {
+    return Double.parseDouble(Float.toString(factor));
+  }
+
   /** Eviction frees down to {@code capacity * minFactor}. */
   public float minFactor() {
     return minFactor;
