@@ -114,7 +114,7 @@ class SiteStackTest {
       // The index's preallocated table over 2 entries: large here, ~28 B at a million (L2HeapPerEntry).
       double perEntry = (Double) server.getAttribute(name, "l2IndexHeapBytesPerEntry");
       assertTrue(perEntry > 0, "index heap per entry " + perEntry);
-      assertEquals(0L, server.getAttribute(name, "l2ChecksumFailureCount"))
+      assertEquals(0L, server.getAttribute(name, "l2ChecksumFailureCount"));
       assertEquals(0L, server.getAttribute(name, "l2WriterQueueDepth"));
       assertInstanceOf(Long.class, server.getAttribute(name, "blockCacheSize"));
       assertInstanceOf(Double.class, server.getAttribute(name, "l2AllocatorUtilisation"));
