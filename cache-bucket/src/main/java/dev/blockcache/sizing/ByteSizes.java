@@ -43,6 +43,11 @@ public final class ByteSizes {
         "a size of at least 1 byte: a whole number with an optional k, m, g or t suffix (powers of 1024), e.g. 32g");
   }
 
+  /** {@code bytes} exactly, then with a binary unit: {@code 1,099,520,016,384 bytes (1.00 TiB)}. */
+  public static String exact(long bytes) {
+    return String.format(Locale.ROOT, "%,d bytes (%s)", bytes, format(bytes));
+  }
+
   /** {@code bytes} with a binary unit: {@code 512 B}, {@code 64.0 KiB}, {@code 6.40 GiB}, {@code 1.50 TiB}. */
   public static String format(long bytes) {
     if (Math.abs(bytes) < 1024) {

@@ -168,8 +168,8 @@ public final class CacheSizer {
           + "header), more than the largest item of " + BucketCacheConfig.BUCKET_SIZES + ": the L2 caches none");
     }
     if (l2.scheme().equals(OffHeapIoEngine.SCHEME) && l2.usableBytes() > m.directMemoryBytes()) {
-      problems.add(size + " with " + engine + " needs " + ByteSizes.format(l2.usableBytes())
-          + " of direct memory, more than the limit of " + ByteSizes.format(m.directMemoryBytes())
+      problems.add(size + " with " + engine + " needs " + ByteSizes.exact(l2.usableBytes())
+          + " of direct memory, more than the limit of " + ByteSizes.exact(m.directMemoryBytes())
           + " (-XX:MaxDirectMemorySize, --direct-memory): the L2 cannot start; raise the limit above "
           + ByteSizes.format(l2.usableBytes()) + " plus room for other direct buffers, or lower "
           + BucketCacheConfig.SIZE);
@@ -200,8 +200,8 @@ public final class CacheSizer {
     for (int i = 0; i < l2.files().size(); i++) {
       long disk = disks.get(disks.size() == 1 ? 0 : i);
       if (l2.fileBytes() > disk) {
-        problems.add(size + " with " + engine + " needs a file of " + ByteSizes.format(l2.fileBytes()) + " at "
-            + l2.files().get(i) + ", larger than its disk (--disk=" + ByteSizes.format(disk) + ")");
+        problems.add(size + " with " + engine + " needs a file of " + ByteSizes.exact(l2.fileBytes()) + " at "
+            + l2.files().get(i) + ", larger than its disk (--disk=" + ByteSizes.exact(disk) + ")");
       }
     }
   }

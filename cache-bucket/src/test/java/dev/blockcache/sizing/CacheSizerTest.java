@@ -120,7 +120,8 @@ class CacheSizerTest {
     String problem = r.problems().get(0);
     assertTrue(problem.contains("hbase.bucketcache.size=4096 MB"), problem);
     assertTrue(problem.contains("hbase.bucketcache.ioengine=offheap"), problem);
-    assertTrue(problem.contains("2.00 GiB") && problem.contains("MaxDirectMemorySize"), problem);
+    assertTrue(problem.contains("needs 4,294,950,912 bytes (4.00 GiB) of direct memory"), problem);
+    assertTrue(problem.contains("limit of 2,147,483,648 bytes (2.00 GiB) (-XX:MaxDirectMemorySize"), problem);
   }
 
   @Test
@@ -165,7 +166,8 @@ class CacheSizerTest {
         .disks(List.of(5 * GIB, 4 * GIB)).build());
     assertEquals(1, tooSmall.problems().size(), tooSmall.problems().toString());
     String problem = tooSmall.problems().get(0);
-    assertTrue(problem.contains(dir.resolve("b.cache").toString()) && problem.contains("4.00 GiB"), problem);
+    assertTrue(problem.contains("a file of 5,368,688,640 bytes (5.00 GiB) at " + dir.resolve("b.cache")), problem);
+    assertTrue(problem.contains("--disk=4,294,967,296 bytes (4.00 GiB)"), problem);
     assertTrue(problem.contains("hbase.bucketcache.size=10240 MB"), problem);
 
     ConfigException wrongCount = assertThrows(ConfigException.class, () -> CacheSizer.size(site,
