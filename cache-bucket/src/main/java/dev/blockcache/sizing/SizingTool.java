@@ -1,5 +1,6 @@
 package dev.blockcache.sizing;
 
+import dev.blockcache.config.ByteSizeText;
 import dev.blockcache.config.ConfigException;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -44,27 +45,27 @@ public final class SizingTool {
     try {
       Map<String, String> values = parse(args);
       Path site = Path.of(required(values, "--site"));
-      Machine.Builder machine = Machine.builder(ByteSizes.parse("--heap", required(values, "--heap")),
-          ByteSizes.parse("--ram", required(values, "--ram")));
+      Machine.Builder machine = Machine.builder(ByteSizeText.parse("--heap", required(values, "--heap")),
+          ByteSizeText.parse("--ram", required(values, "--ram")));
       if (values.containsKey("--direct-memory")) {
-        machine.directMemory(ByteSizes.parse("--direct-memory", values.get("--direct-memory")));
+        machine.directMemory(ByteSizeText.parse("--direct-memory", values.get("--direct-memory")));
       }
       if (values.containsKey("--disk")) {
         List<Long> disks = new ArrayList<>();
         for (String disk : values.get("--disk").split(",", -1)) {
-          disks.add(ByteSizes.parse("--disk", disk));
+          disks.add(ByteSizeText.parse("--disk", disk));
         }
         machine.disks(disks);
       }
       if (values.containsKey("--reserved-ram")) {
         String text = values.get("--reserved-ram").trim();
-        machine.reservedRam(text.equals("0") ? 0 : ByteSizes.parse("--reserved-ram", text));
+        machine.reservedRam(text.equals("0") ? 0 : ByteSizeText.parse("--reserved-ram", text));
       }
       if (values.containsKey("--block-size")) {
-        machine.blockSize(ByteSizes.parse("--block-size", values.get("--block-size")));
+        machine.blockSize(ByteSizeText.parse("--block-size", values.get("--block-size")));
       }
       if (values.containsKey("--file-name-bytes")) {
-        machine.fileNameBytes(ByteSizes.parse("--file-name-bytes", values.get("--file-name-bytes")));
+        machine.fileNameBytes(ByteSizeText.parse("--file-name-bytes", values.get("--file-name-bytes")));
       }
       SizingReport report = CacheSizer.size(site, machine.build());
       out.print(SizingText.render(site.toString(), report));

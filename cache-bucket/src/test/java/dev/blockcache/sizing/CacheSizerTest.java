@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.blockcache.config.ConfigException;
-import java.nio.file.Files;
+import dev.blockcache.testing.SiteXml;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -27,14 +27,7 @@ class CacheSizerTest {
   Path dir;
 
   private Path site(String... nameValues) throws Exception {
-    StringBuilder xml = new StringBuilder("<?xml version=\"1.0\"?>\n<configuration>\n");
-    for (int i = 0; i < nameValues.length; i += 2) {
-      xml.append("  <property><name>").append(nameValues[i]).append("</name><value>").append(nameValues[i + 1])
-          .append("</value></property>\n");
-    }
-    Path file = dir.resolve("hbase-site.xml");
-    Files.writeString(file, xml.append("</configuration>\n"));
-    return file;
+    return SiteXml.write(dir.resolve("hbase-site.xml"), nameValues);
   }
 
   private Path publishedStack() throws Exception {

@@ -3,10 +3,10 @@ package dev.blockcache.sizing;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.blockcache.testing.SiteXml;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,12 +25,8 @@ class SizingToolTest {
   }
 
   private String published() throws Exception {
-    Path file = dir.resolve("hbase-site.xml");
-    Files.writeString(file, "<configuration>"
-        + "<property><name>hfile.block.cache.size</name><value>0.2</value></property>"
-        + "<property><name>hbase.bucketcache.ioengine</name><value>offheap</value></property>"
-        + "<property><name>hbase.bucketcache.size</name><value>4096</value></property></configuration>");
-    return file.toString();
+    return SiteXml.write(dir.resolve("hbase-site.xml"), "hfile.block.cache.size", "0.2",
+        "hbase.bucketcache.ioengine", "offheap", "hbase.bucketcache.size", "4096").toString();
   }
 
   @Test
@@ -58,7 +54,7 @@ class SizingToolTest {
   void badArgumentsExitWithTwoNamingArgumentValueAndWhatIsAccepted() throws Exception {
     assertEquals(2, run("--site=" + published(), "--heap=lots", "--ram=128g"));
     String message = err.toString(StandardCharsets.UTF_8);
-    assertTrue(message.contains("--heap=lots is not accepted") && message.contains("e.g. 32g"), message);
+    assertTrue(message.contains("--heap=lots is not accepted") && message.contains("k, m, g or t suffix"), message);
 
     err.reset();
     assertEquals(2, run("--site=" + published(), "--heap=32g"));

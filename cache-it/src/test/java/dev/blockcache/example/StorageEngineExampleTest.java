@@ -3,10 +3,10 @@ package dev.blockcache.example;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.blockcache.testing.SiteXml;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,9 +40,7 @@ class StorageEngineExampleTest {
 
   @Test
   void anL1AloneServesEveryBlock() throws Exception {
-    Path site = dir.resolve("l1-only.xml");
-    Files.writeString(site, "<configuration><property><name>hfile.block.cache.memory.size</name><value>64m</value>"
-        + "</property></configuration>");
+    Path site = SiteXml.write(dir.resolve("l1-only.xml"), "hfile.block.cache.memory.size", "64m");
     StorageEngineExample.Result r = StorageEngineExample.run(site, dir,
         new PrintStream(out, true, StandardCharsets.UTF_8));
     // All three kinds in one tier: 12,288 reads, 2 + 32 misses.

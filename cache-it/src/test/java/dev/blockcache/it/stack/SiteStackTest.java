@@ -21,6 +21,7 @@ import dev.blockcache.l1.lru.LruBlockCache;
 import dev.blockcache.l1.tinylfu.TinyLfuBlockCache;
 import dev.blockcache.stack.BlockCacheFactory;
 import dev.blockcache.testing.Blocks;
+import dev.blockcache.testing.SiteXml;
 import io.netty.buffer.ByteBuf;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -39,14 +40,7 @@ class SiteStackTest {
   Path dir;
 
   private Path site(String... nameValues) throws Exception {
-    StringBuilder xml = new StringBuilder("<?xml version=\"1.0\"?>\n<configuration>\n");
-    for (int i = 0; i < nameValues.length; i += 2) {
-      xml.append("  <property><name>").append(nameValues[i]).append("</name><value>").append(nameValues[i + 1])
-          .append("</value></property>\n");
-    }
-    Path file = dir.resolve("hbase-site.xml");
-    Files.writeString(file, xml.append("</configuration>\n"));
-    return file;
+    return SiteXml.write(dir.resolve("hbase-site.xml"), nameValues);
   }
 
   private static void cacheAndRead(BlockCache cache, BlockKey key, BlockCategory category, int length) {
