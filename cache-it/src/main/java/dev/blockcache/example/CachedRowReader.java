@@ -11,9 +11,7 @@ import dev.blockcache.minidb.BlockFileTrailer;
 import dev.blockcache.minidb.RowBloom;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import java.io.EOFException;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -126,13 +124,7 @@ public final class CachedRowReader implements AutoCloseable {
   }
 
   private ByteBuf readFromFile(long offset, int length) throws IOException {
-    ByteBuffer buf = ByteBuffer.allocate(length);
-    while (buf.hasRemaining()) {
-      if (channel.read(buf, offset + buf.position()) < 0) {
-        throw new EOFException(file + ": end of file inside the block at " + offset);
-      }
-    }
-    return Unpooled.wrappedBuffer(buf.flip());
+    return Unpooled.wrappedBuffer(BlockFileReader.readFully(channel, offset, length));
   }
 
   @Override

@@ -203,7 +203,12 @@ public final class BlockFileReader implements AutoCloseable {
     return buf.limit(payload);
   }
 
-  private static ByteBuffer readFully(FileChannel ch, long position, int length) throws IOException {
+  /**
+   * {@code length} bytes of {@code ch} from {@code position} in a new heap buffer, flipped for reading.
+   *
+   * @throws EOFException if the file ends first
+   */
+  public static ByteBuffer readFully(FileChannel ch, long position, int length) throws IOException {
     ByteBuffer buf = ByteBuffer.allocate(length);
     long pos = position;
     while (buf.hasRemaining()) {

@@ -2,7 +2,6 @@ package dev.blockcache.minidb;
 
 import static dev.blockcache.minidb.BlockFileLayout.TRAILER_SIZE;
 
-import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -50,15 +49,7 @@ public record BlockFileTrailer(long indexOffset, int blockCount, long bloomOffse
     if (size < TRAILER_SIZE) {
       throw new IOException(path + ": " + size + " bytes, shorter than the " + TRAILER_SIZE + "-byte trailer");
     }
-    ByteBuffer t = ByteBuffer.allocate(TRAILER_SIZE);
-    long position = size - TRAILER_SIZE;
-    while (t.hasRemaining()) {
-      int n = channel.read(t, position + t.position());
-      if (n < 0) {
-        throw new EOFException(path + ": end of file inside the trailer");
-      }
-    }
-    t.flip();
+    ByteBuffer t = BlockFileReader.readFully(channel, size - TRAILER_SIZE, TRAILER_SIZE);
     if (t.getLong() != BlockFileLayout.MAGIC) {
       throw new IOException(path + ": not a mini block file (bad magic)");
     }
