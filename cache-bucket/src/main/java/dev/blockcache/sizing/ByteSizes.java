@@ -25,7 +25,8 @@ public final class ByteSizes {
     }
     double value = bytes;
     int unit = 0;
-    while (Math.abs(value) >= 1024 && unit < UNITS.length - 1) {
+    // 1023.5 rather than 1024: what would print as "1024 MiB" prints as "1.00 GiB".
+    while (Math.abs(value) >= 1023.5 && unit < UNITS.length - 1) {
       value /= 1024;
       unit++;
     }

@@ -11,8 +11,11 @@ import dev.blockcache.bucket.format.BlockHeader;
 import dev.blockcache.bucket.index.BlockIndex;
 import dev.blockcache.config.BucketCacheConfig;
 import dev.blockcache.config.ConfigException;
+import dev.blockcache.config.L1Policy;
+import dev.blockcache.config.LruConfig;
 import dev.blockcache.config.SiteConfig;
 import dev.blockcache.config.SiteConfigReader;
+import dev.blockcache.config.TinyLfuConfig;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -78,7 +81,7 @@ public final class CacheSizer {
           + " disables the block cache: nothing is cached");
     } else if (l1.blocks() == 0) {
       problems.add("blocks of " + machine.blockSize() + " bytes exceed the L1's max block size ("
-          + (l1.policy().equals("LRU") ? "hbase.lru.max.block.size" : "hbase.tinylfu.max.block.size")
+          + (l1.policy() == L1Policy.LRU ? LruConfig.MAX_BLOCK_SIZE : TinyLfuConfig.MAX_BLOCK_SIZE)
           + "): the L1 caches none of them");
     }
     long offHeapL2 = 0;
@@ -96,11 +99,13 @@ public final class CacheSizer {
     long heapLimit = (long) (machine.heapBytes() * (MAX_CACHE_AND_MEMSTORE_SHARE - memstore));
     // The L1 share is read as a float (0.4f is 0.40000001): a millionth of the heap keeps 0.4 + 0.4 within 80%.
     if (cacheHeap - heapLimit > machine.heapBytes() / 1_000_000) {
-      problems.add("the cache takes " + ByteSizes.format(cacheHeap) + " of heap (" + heapParts(conf, l1, l2)
+      String l1Key = l1Key(conf);
+      problems.add("the cache takes " + ByteSizes.format(cacheHeap) + " of heap (" + heapParts(l1Key, l1, l2)
           + "), more than the " + ByteSizes.format(heapLimit) + " HBase leaves it on a heap of "
           + ByteSizes.format(machine.heapBytes()) + " with " + MEMSTORE_SIZE + "=" + memstore + ": block cache and"
           + " memstores together may take at most " + Math.round(MAX_CACHE_AND_MEMSTORE_SHARE * 100)
-          + "% of the heap; lower " + SiteConfigReader.L1_SIZE + " or raise -Xmx (--heap)");
+          + "% of the heap; lower " + l1Key.substring(0, l1Key.indexOf('=')) + (heapL2 > 0 ? " or "
+          + BucketCacheConfig.SIZE : "") + ", or raise -Xmx (--heap)");
     }
     long pageCache = machine.ramBytes() - machine.heapBytes() - offHeapL2 - machine.reservedRamBytes();
     notes.add("page cache: all RAM that the heap, the L2's memory outside the heap and --reserved-ram leave, as the"
@@ -126,11 +131,11 @@ public final class CacheSizer {
 
   private static L1Fit l1Fit(SiteConfig site, Machine m) {
     if (site.lru().isPresent()) {
-      var c = site.lru().get();
-      return L1Fit.of("LRU", c.capacity(), c.acceptableSize(), c.maxBlockSize(), m.blockSize());
+      LruConfig c = site.lru().get();
+      return L1Fit.of(L1Policy.LRU, c.capacity(), c.acceptableSize(), c.maxBlockSize(), m.blockSize());
     }
     return site.tinyLfu()
-        .map(c -> L1Fit.of("TinyLFU", c.capacity(), c.capacity(), c.maxBlockSize(), m.blockSize()))
+        .map(c -> L1Fit.of(L1Policy.TINYLFU, c.capacity(), c.capacity(), c.maxBlockSize(), m.blockSize()))
         .orElse(null);
   }
 
@@ -206,11 +211,15 @@ public final class CacheSizer {
     }
   }
 
-  private static String heapParts(Configuration conf, L1Fit l1, L2Fit l2) {
-    String l1Key = conf.getTrimmed(SiteConfigReader.L1_MEMORY_SIZE) != null
+  /** The key (and value) the L1 capacity came from: the memory size when set, else the heap share. */
+  private static String l1Key(Configuration conf) {
+    return conf.getTrimmed(SiteConfigReader.L1_MEMORY_SIZE) != null
         ? SiteConfigReader.L1_MEMORY_SIZE + "=" + conf.getTrimmed(SiteConfigReader.L1_MEMORY_SIZE)
         : SiteConfigReader.L1_SIZE + "=" + conf.getTrimmed(SiteConfigReader.L1_SIZE,
             String.valueOf(SiteConfigReader.DEFAULT_L1_SIZE));
+  }
+
+  private static String heapParts(String l1Key, L1Fit l1, L2Fit l2) {
     StringBuilder parts = new StringBuilder("L1 " + ByteSizes.format(l1.capacityBytes()) + " from " + l1Key);
     if (l2 != null) {
       if (l2.scheme().equals(HeapIoEngine.SCHEME)) {

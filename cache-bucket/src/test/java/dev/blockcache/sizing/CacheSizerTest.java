@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.blockcache.config.ConfigException;
+import dev.blockcache.config.L1Policy;
 import dev.blockcache.testing.SiteXml;
 import java.nio.file.Path;
 import java.util.List;
@@ -43,7 +44,7 @@ class CacheSizerTest {
     // (long) (6,871,947,776 × 0.99) = 6,803,228,298; 6,803,228,298 / 65,792 = 103,405 blocks (65,792 × 103,405 =
     // 6,803,221,760, remainder 6,538).
     L1Fit l1 = r.l1().orElseThrow();
-    assertEquals("LRU", l1.policy());
+    assertEquals(L1Policy.LRU, l1.policy());
     assertEquals(6_871_947_776L, l1.capacityBytes());
     assertEquals(6_803_228_298L, l1.evictionStartBytes());
     assertEquals(65_792, l1.bytesPerBlock());
@@ -166,6 +167,43 @@ class CacheSizerTest {
     ConfigException wrongCount = assertThrows(ConfigException.class, () -> CacheSizer.size(site,
         Machine.builder(32 * GIB, 128 * GIB).disks(List.of(GIB, GIB, GIB)).build()));
     assertEquals("--disk", wrongCount.key());
+  }
+
+  @Test
+  void aTinyLfuL1HoldsBlocksUpToItsCapacityAndAHeapL2CountsAgainstTheHeap() throws Exception {
+    // TinyLFU evicts above its capacity: 64 MiB = 67,108,864 / 65,792 = 1,020 blocks (65,792 × 1,020 = 67,107,840).
+    // A heap L2 of 1024 MB: 1,073,741,824 / 2,101,248 = 511 buckets = 1,073,737,728 B, on the heap with the L1 and
+    // the writer queues (12,582,912 B): 67,108,864 + 1,073,737,728 + 12,582,912 + index = 1.15 GB, above the
+    // (0.8 − 0.4) × 2 GiB = 858,993,459 B HBase leaves on a 2 GiB heap. Nothing outside the heap: page cache 8 − 2 GiB.
+    SizingReport r = CacheSizer.size(site("hfile.block.cache.policy", "TinyLFU", "hfile.block.cache.memory.size",
+        "64m", "hbase.bucketcache.ioengine", "heap", "hbase.bucketcache.size", "1024"),
+        Machine.builder(2 * GIB, 8 * GIB).build());
+    L1Fit l1 = r.l1().orElseThrow();
+    assertEquals(L1Policy.TINYLFU, l1.policy());
+    assertEquals(67_108_864, l1.evictionStartBytes());
+    assertEquals(1_020, l1.blocks());
+    L2Fit l2 = r.l2().orElseThrow();
+    assertEquals(1_073_737_728L, l2.usableBytes());
+    assertEquals(67_108_864L + 1_073_737_728L + 12_582_912L + l2.indexHeapBytes(), r.cacheHeapBytes());
+    assertEquals(6 * GIB, r.pageCacheBytes());
+    assertEquals(1, r.problems().size(), r.problems().toString());
+    assertTrue(r.problems().get(0).contains("hfile.block.cache.memory.size=64m")
+        && r.problems().get(0).contains("heap L2 1.00 GiB")
+        && r.problems().get(0).contains("lower hfile.block.cache.memory.size or hbase.bucketcache.size"),
+        r.problems().get(0));
+  }
+
+  @Test
+  void anMmapL2IsAFileOnDiskAndTakesItsSizeFromThePageCache() throws Exception {
+    // 2048 MB → 1,022 buckets = 2,147,475,456 B, one file of that size; page cache 16 − 4 − 2,147,475,456 B.
+    Path site = site("hfile.block.cache.size", "0.1", "hbase.bucketcache.ioengine",
+        "mmap:" + dir.resolve("l2.mmap"), "hbase.bucketcache.size", "2048");
+    SizingReport r = CacheSizer.size(site, Machine.builder(4 * GIB, 16 * GIB).disks(List.of(GIB)).build());
+    L2Fit l2 = r.l2().orElseThrow();
+    assertEquals(2_147_475_456L, l2.fileBytes());
+    assertEquals(12 * GIB - 2_147_475_456L, r.pageCacheBytes());
+    assertEquals(1, r.problems().size(), r.problems().toString());
+    assertTrue(r.problems().get(0).contains("--disk=1,073,741,824 bytes"), r.problems().get(0));
   }
 
   @Test

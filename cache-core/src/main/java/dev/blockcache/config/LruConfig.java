@@ -4,7 +4,7 @@ package dev.blockcache.config;
  * The configuration of an {@code LruBlockCache}: capacity, the eviction watermarks, the priority shares, in-memory
  * force mode and block size limits, with HBase's keys and defaults.
  *
- * <p>Built in code with {@link #builder(long)} or from an hbase-site.xml by {@link HBaseConfigReader}; {@code build()}
+ * <p>Built in code with {@link #builder(long)} or from an hbase-site.xml by {@link SiteConfigReader}; {@code build()}
  * validates, and every error names the HBase key.
  *
  * <p>Thread-safety: immutable.
