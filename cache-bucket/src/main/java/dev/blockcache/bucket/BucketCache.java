@@ -7,6 +7,7 @@ import dev.blockcache.api.CacheResult;
 import dev.blockcache.api.CacheStats;
 import dev.blockcache.api.CachePriority;
 import dev.blockcache.api.ReadOptions;
+import dev.blockcache.bucket.alloc.BucketAllocator;
 import dev.blockcache.bucket.engine.ChannelIo;
 import dev.blockcache.bucket.engine.FileEngineOptions;
 import dev.blockcache.bucket.engine.IoEngine;
@@ -83,10 +84,26 @@ public final class BucketCache implements BlockCache {
 
   /** A cache on a new engine made from {@code config.ioEngine()} by {@code registry}; the cache owns the engine. */
   public static BucketCache create(BucketCacheConfig config, IoEngineRegistry registry) throws IOException {
-    long bucket = config.bucketCapacity();
-    long usable = (config.capacity() / bucket) * bucket;
-    int segment = segmentSize(bucket);
-    return new BucketCache(config, registry.create(config.ioEngine(), usable, segment));
+    return new BucketCache(config,
+        registry.create(config.ioEngine(), engineCapacity(config), segmentSize(config.bucketCapacity())));
+  }
+
+  /** The bytes of engine {@link #create} makes for {@code config}: its capacity rounded down to whole buckets. */
+  public static long engineCapacity(BucketCacheConfig config) {
+    return BucketAllocator.usableCapacity(config.capacity(), config.bucketSizes());
+  }
+
+  /** The engine segment size {@link #create} uses for {@code config}. */
+  public static int engineSegmentSize(BucketCacheConfig config) {
+    return segmentSize(config.bucketCapacity());
+  }
+
+  /**
+   * How many entries the index of a cache on an engine of {@code engineCapacity} bytes is laid out for: one per
+   * 64 KiB, between 1,024 and 2^20 (it grows past that on demand).
+   */
+  public static int expectedIndexEntries(long engineCapacity) {
+    return (int) Math.min(1 << 20, Math.max(1024, engineCapacity / (64 * 1024)));
   }
 
   /** The engine segment size for a bucket size: a whole number of buckets, at most 2 GiB. */
@@ -106,8 +123,7 @@ public final class BucketCache implements BlockCache {
       throw new IllegalArgumentException("engine segment size " + engine.segmentSize()
           + " is not a multiple of the bucket capacity " + config.bucketCapacity());
     }
-    int expected = (int) Math.min(1 << 20, Math.max(1024, engine.capacity() / (64 * 1024)));
-    this.parts = new BucketCacheParts(config, engine, expected, clockMs);
+    this.parts = new BucketCacheParts(config, engine, expectedIndexEntries(engine.capacity()), clockMs);
     this.pipeline = new WriterPipeline(config.writerThreads(), config.writerQueueLength(),
         config.queueAdditionWaitTimeMs(), new SlotWriter(parts));
     this.reader = new SlotReader(parts);

@@ -14,7 +14,8 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Supplier;
+import java.util.function.DoubleSupplier;
+import java.util.function.LongSupplier;
 import org.apache.hadoop.conf.Configuration;
 
 /**
@@ -74,17 +75,18 @@ public final class BlockCacheFactory {
    * {@link BlockCacheMetricsBean#register}.
    */
   public static BlockCacheMetricsBean metricsBean(BlockCache cache) {
-    Map<String, Supplier<Number>> extra = new LinkedHashMap<>();
+    Map<String, LongSupplier> counts = new LinkedHashMap<>();
+    Map<String, DoubleSupplier> ratios = new LinkedHashMap<>();
     BlockCache l2 = cache instanceof CombinedBlockCache ? ((CombinedBlockCache) cache).l2() : null;
     if (l2 instanceof BucketCache) {
       BucketCache bucket = (BucketCache) l2;
-      extra.put("l2AllocatorUtilisation", () -> bucket.metrics().utilisation());
-      extra.put("l2IndexHeapBytesPerEntry", () -> bucket.metrics().indexHeapBytesPerEntry());
-      extra.put("l2WriterQueueDepth", () -> bucket.metrics().writerQueueDepth());
-      extra.put("l2IoErrorCount", () -> bucket.metrics().ioErrorCount());
-      extra.put("l2ChecksumFailureCount", () -> bucket.metrics().checksumMismatchCount());
-      extra.put("l2DisabledByIoErrors", () -> bucket.metrics().disabledByIoErrors() ? 1 : 0);
+      ratios.put("l2AllocatorUtilisation", () -> bucket.metrics().utilisation());
+      ratios.put("l2IndexHeapBytesPerEntry", () -> bucket.metrics().indexHeapBytesPerEntry());
+      counts.put("l2WriterQueueDepth", () -> bucket.metrics().writerQueueDepth());
+      counts.put("l2IoErrorCount", () -> bucket.metrics().ioErrorCount());
+      counts.put("l2ChecksumFailureCount", () -> bucket.metrics().checksumMismatchCount());
+      counts.put("l2DisabledByIoErrors", () -> bucket.metrics().disabledByIoErrors() ? 1 : 0);
     }
-    return new BlockCacheMetricsBean(cache, extra);
+    return new BlockCacheMetricsBean(cache, counts, ratios);
   }
 }

@@ -4,7 +4,7 @@ package dev.blockcache.config;
  * The configuration of an {@code LruBlockCache}: capacity, the eviction watermarks, the priority shares, in-memory
  * force mode and block size limits, with HBase's keys and defaults.
  *
- * <p>Built in code with {@link #builder(long)} or from an hbase-site.xml by {@link HBaseConfigReader}; {@code build()}
+ * <p>Built in code with {@link #builder(long)} or from an hbase-site.xml by {@link SiteConfigReader}; {@code build()}
  * validates, and every error names the HBase key.
  *
  * <p>Thread-safety: immutable.
@@ -72,6 +72,26 @@ public final class LruConfig {
 
   public long capacity() {
     return capacity;
+  }
+
+  /** Bytes above which eviction starts: {@code capacity × acceptableFactor}, the factor read as written. */
+  public long acceptableSize() {
+    return (long) (capacity * decimal(acceptableFactor));
+  }
+
+  /** Bytes an eviction pass frees down to: {@code capacity × minFactor}. */
+  public long minSize() {
+    return (long) (capacity * decimal(minFactor));
+  }
+
+  /** Bytes above which inserts are refused: {@code acceptableSize() × hardCapacityLimitFactor}. */
+  public long hardLimit() {
+    return (long) (acceptableSize() * decimal(hardCapacityLimitFactor));
+  }
+
+  /** The decimal a float factor was written as (0.95f is 0.949999988 as a double; 0.95 is meant). */
+  private static double decimal(float factor) {
+    return Double.parseDouble(Float.toString(factor));
   }
 
   /** Eviction frees down to {@code capacity * minFactor}. */

@@ -47,6 +47,16 @@ public final class SiteConfigReader {
    * @throws ConfigException naming the file when it is missing, unreadable or not well-formed XML
    */
   public static SiteConfig read(Path file, long maxHeapBytes) {
+    return read(load(file), maxHeapBytes);
+  }
+
+  /**
+   * The hbase-site.xml at {@code file} as a {@link Configuration} of its own keys only (no Hadoop default resources),
+   * parsed now.
+   *
+   * @throws ConfigException naming the file when it is missing, unreadable or not well-formed XML
+   */
+  public static Configuration load(Path file) {
     if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
       throw new ConfigException("hbase-site.xml", file, "a readable XML file");
     }
@@ -60,7 +70,7 @@ public final class SiteConfigReader {
       throw new ConfigException("hbase-site.xml", file, "well-formed Hadoop configuration XML (" + cause.getMessage()
           + ")");
     }
-    return read(conf, maxHeapBytes);
+    return conf;
   }
 
   /**

@@ -77,26 +77,7 @@ final class SiteValues {
   /** A size in bytes, as a number with an optional k, m, g or t suffix (powers of 1024); -1 when absent. */
   long bytes(String key) {
     String value = text(key);
-    if (value == null) {
-      return -1;
-    }
-    String digits = value.toLowerCase(Locale.ROOT);
-    int shift = 0;
-    char unit = digits.charAt(digits.length() - 1);
-    int unitIndex = "kmgt".indexOf(unit);
-    if (unitIndex >= 0) {
-      shift = 10 * (unitIndex + 1);
-      digits = digits.substring(0, digits.length() - 1).trim();
-    }
-    try {
-      long number = Long.parseLong(digits);
-      if (number > 0 && number <= (Long.MAX_VALUE >> shift)) {
-        return number << shift;
-      }
-    } catch (NumberFormatException e) {
-      // reported below with the key
-    }
-    throw new ConfigException(key, value, "a positive size in bytes with an optional k, m, g or t suffix, e.g. 10g");
+    return value == null ? -1 : ByteSizeText.parse(key, value);
   }
 
   /** A comma-separated list of whole numbers; null when absent. */

@@ -7,8 +7,11 @@ import dev.blockcache.combined.CombinedBlockCache;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.Supplier;
+import java.util.function.DoubleSupplier;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
 import java.util.function.ToDoubleFunction;
+import java.util.function.ToLongFunction;
 import javax.management.Attribute;
 import javax.management.AttributeList;
 import javax.management.AttributeNotFoundException;
@@ -29,56 +32,96 @@ import javax.management.ObjectName;
  * cache, the L1 set is the cache and the L2 set reads zero. Every read takes fresh snapshots; {@link #getAttributes}
  * takes one per tier for all the names asked.
  *
+ * <p>Types follow HBase's: counts and sizes ({@code ...Count}, {@code ...Size}) are {@code long}, ratios and percents
+ * ({@code ...Ratio}, {@code ...Percent}) are {@code double}; {@link #getMBeanInfo()} says which.
+ *
  * <p>Thread-safety: safe for concurrent use (the cache's snapshots are).
  */
 public final class BlockCacheMetricsBean implements DynamicMBean {
   private final BlockCache cache;
-  private final Map<String, ToDoubleFunction<Snapshots>> attributes = new LinkedHashMap<>();
+  private final Map<String, Metric> attributes = new LinkedHashMap<>();
 
-  /** The figures of {@code cache}, plus {@code extra} (name → reader), which must not reuse a built-in name. */
-  public BlockCacheMetricsBean(BlockCache cache, Map<String, Supplier<Number>> extra) {
+  /** One attribute: its JMX type name ({@code "long"} or {@code "double"}) and how to read it from snapshots. */
+  private static final class Metric {
+    final String type;
+    final Function<Snapshots, Object> read;
+
+    private Metric(String type, Function<Snapshots, Object> read) {
+      this.type = type;
+      this.read = read;
+    }
+
+    static Metric count(ToLongFunction<Snapshots> read) {
+      return new Metric("long", s -> read.applyAsLong(s));
+    }
+
+    static Metric ratio(ToDoubleFunction<Snapshots> read) {
+      return new Metric("double", s -> read.applyAsDouble(s));
+    }
+  }
+
+  /**
+   * The figures of {@code cache}, plus {@code extraCounts} (published as longs) and {@code extraRatios} (as doubles),
+   * name → reader; an extra must not reuse a built-in name.
+   */
+  public BlockCacheMetricsBean(BlockCache cache, Map<String, LongSupplier> extraCounts,
+      Map<String, DoubleSupplier> extraRatios) {
     this.cache = cache;
     defineTotals();
     defineTier("l1Cache", Snapshots::l1);
     defineTier("l2Cache", Snapshots::l2);
     for (BlockCategory category : BlockCategory.values()) {
       String name = category.name().toLowerCase(Locale.ROOT);
-      attributes.put(name + "BlockHitCount", s -> s.all.hitCount(category));
-      attributes.put(name + "BlockMissCount", s -> s.all.missCount(category));
+      attributes.put(name + "BlockHitCount", Metric.count(s -> s.all.hitCount(category)));
+      attributes.put(name + "BlockMissCount", Metric.count(s -> s.all.missCount(category)));
     }
-    extra.forEach((name, reader) -> {
-      if (attributes.putIfAbsent(name, s -> reader.get().doubleValue()) != null) {
-        throw new IllegalArgumentException("metric " + name + " is defined already");
-      }
-    });
+    extraCounts.forEach((name, reader) -> defineExtra(name, Metric.count(s -> reader.getAsLong())));
+    extraRatios.forEach((name, reader) -> defineExtra(name, Metric.ratio(s -> reader.getAsDouble())));
+  }
+
+  private void defineExtra(String name, Metric metric) {
+    if (attributes.putIfAbsent(name, metric) != null) {
+      throw new IllegalArgumentException("metric " + name + " is defined already");
+    }
   }
 
   private void defineTotals() {
-    attributes.put("blockCacheHitCount", s -> s.all.hitCount());
-    attributes.put("blockCacheMissCount", s -> s.all.missCount());
-    attributes.put("blockCacheCountHitPercent", s -> 100 * s.all.hitRatio());
-    attributes.put("blockCacheExpressHitPercent", s -> 100 * s.all.cachingHitRatio());
-    attributes.put("blockCacheEvictionCount", s -> s.all.evictedBlockCount());
-    attributes.put("blockCacheFailedInsertionCount", s -> s.all.failedInsertionCount());
-    attributes.put("blockCacheSize", s -> s.all.size());
-    attributes.put("blockCacheFreeSize", s -> s.all.freeSize());
-    attributes.put("blockCacheCount", s -> s.all.blockCount());
-    attributes.put("blockCacheDataBlockCount", s -> s.all.blockCount(BlockCategory.DATA));
+    attributes.put("blockCacheHitCount", Metric.count(s -> s.all.hitCount()));
+    attributes.put("blockCacheMissCount", Metric.count(s -> s.all.missCount()));
+    attributes.put("blockCacheCountHitPercent", Metric.ratio(s -> 100 * s.all.hitRatio()));
+    attributes.put("blockCacheExpressHitPercent", Metric.ratio(s -> 100 * s.all.cachingHitRatio()));
+    attributes.put("blockCacheEvictionCount", Metric.count(s -> s.all.evictedBlockCount()));
+    attributes.put("blockCacheFailedInsertionCount", Metric.count(s -> s.all.failedInsertionCount()));
+    attributes.put("blockCacheSize", Metric.count(s -> s.all.size()));
+    attributes.put("blockCacheFreeSize", Metric.count(s -> s.all.freeSize()));
+    attributes.put("blockCacheCount", Metric.count(s -> s.all.blockCount()));
+    attributes.put("blockCacheDataBlockCount", Metric.count(s -> s.all.blockCount(BlockCategory.DATA)));
   }
 
-  private void defineTier(String prefix, java.util.function.Function<Snapshots, CacheStats> tier) {
-    attributes.put(prefix + "HitCount", s -> valueOr0(tier.apply(s), CacheStats::hitCount));
-    attributes.put(prefix + "MissCount", s -> valueOr0(tier.apply(s), CacheStats::missCount));
-    attributes.put(prefix + "HitRatio", s -> valueOr0(tier.apply(s), CacheStats::hitRatio));
-    attributes.put(prefix + "MissRatio", s -> valueOr0(tier.apply(s), CacheStats::missRatio));
-    attributes.put(prefix + "EvictionCount", s -> valueOr0(tier.apply(s), CacheStats::evictedBlockCount));
-    attributes.put(prefix + "Size", s -> valueOr0(tier.apply(s), CacheStats::size));
-    attributes.put(prefix + "FreeSize", s -> valueOr0(tier.apply(s), CacheStats::freeSize));
-    attributes.put(prefix + "Count", s -> valueOr0(tier.apply(s), CacheStats::blockCount));
+  private void defineTier(String prefix, Function<Snapshots, CacheStats> tier) {
+    attributes.put(prefix + "HitCount", tierCount(tier, CacheStats::hitCount));
+    attributes.put(prefix + "MissCount", tierCount(tier, CacheStats::missCount));
+    attributes.put(prefix + "HitRatio", Metric.ratio(s -> {
+      CacheStats stats = tier.apply(s);
+      return stats == null ? 0 : stats.hitRatio();
+    }));
+    attributes.put(prefix + "MissRatio", Metric.ratio(s -> {
+      CacheStats stats = tier.apply(s);
+      return stats == null ? 0 : stats.missRatio();
+    }));
+    attributes.put(prefix + "EvictionCount", tierCount(tier, CacheStats::evictedBlockCount));
+    attributes.put(prefix + "Size", tierCount(tier, CacheStats::size));
+    attributes.put(prefix + "FreeSize", tierCount(tier, CacheStats::freeSize));
+    attributes.put(prefix + "Count", tierCount(tier, CacheStats::blockCount));
   }
 
-  private static double valueOr0(CacheStats stats, ToDoubleFunction<CacheStats> value) {
-    return stats == null ? 0 : value.applyAsDouble(stats);
+  /** A count of one tier; 0 when the cache has no such tier. */
+  private static Metric tierCount(Function<Snapshots, CacheStats> tier,
+      ToLongFunction<CacheStats> value) {
+    return Metric.count(s -> {
+      CacheStats stats = tier.apply(s);
+      return stats == null ? 0 : value.applyAsLong(stats);
+    });
   }
 
   /** Registers this bean under {@code name}; the returned handle unregisters it. */
@@ -117,11 +160,11 @@ public final class BlockCacheMetricsBean implements DynamicMBean {
 
   @Override
   public Object getAttribute(String name) throws AttributeNotFoundException {
-    ToDoubleFunction<Snapshots> reader = attributes.get(name);
-    if (reader == null) {
+    Metric metric = attributes.get(name);
+    if (metric == null) {
       throw new AttributeNotFoundException(name + " is not a block cache metric");
     }
-    return reader.applyAsDouble(new Snapshots(cache));
+    return metric.read.apply(new Snapshots(cache));
   }
 
   @Override
@@ -129,9 +172,9 @@ public final class BlockCacheMetricsBean implements DynamicMBean {
     Snapshots snapshots = new Snapshots(cache);
     AttributeList list = new AttributeList();
     for (String name : names) {
-      ToDoubleFunction<Snapshots> reader = attributes.get(name);
-      if (reader != null) {
-        list.add(new Attribute(name, reader.applyAsDouble(snapshots)));
+      Metric metric = attributes.get(name);
+      if (metric != null) {
+        list.add(new Attribute(name, metric.read.apply(snapshots)));
       }
     }
     return list;
@@ -157,8 +200,8 @@ public final class BlockCacheMetricsBean implements DynamicMBean {
 
   @Override
   public MBeanInfo getMBeanInfo() {
-    MBeanAttributeInfo[] infos = attributes.keySet().stream()
-        .map(name -> new MBeanAttributeInfo(name, "double", name, true, false, false))
+    MBeanAttributeInfo[] infos = attributes.entrySet().stream()
+        .map(e -> new MBeanAttributeInfo(e.getKey(), e.getValue().type, e.getKey(), true, false, false))
         .toArray(MBeanAttributeInfo[]::new);
     return new MBeanInfo(getClass().getName(), "Block cache figures under HBase's metric names", infos, null, null,
         null);

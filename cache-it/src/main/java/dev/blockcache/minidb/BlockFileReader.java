@@ -2,9 +2,7 @@ package dev.blockcache.minidb;
 
 import static dev.blockcache.minidb.BlockFileLayout.CHECKSUM_SIZE;
 import static dev.blockcache.minidb.BlockFileLayout.CHUNK_SIZE;
-import static dev.blockcache.minidb.BlockFileLayout.INDEX_ENTRY_SIZE;
 import static dev.blockcache.minidb.BlockFileLayout.ROW_SIZE;
-import static dev.blockcache.minidb.BlockFileLayout.TRAILER_SIZE;
 
 import dev.blockcache.api.BlockCache;
 import dev.blockcache.api.BlockKey;
@@ -74,21 +72,9 @@ public final class BlockFileReader implements AutoCloseable {
   public static BlockFileReader open(Path path, BlockCache cache, ReadMode mode) throws IOException {
     FileChannel ch = FileChannel.open(path, StandardOpenOption.READ);
     try {
-      long size = ch.size();
-      if (size < TRAILER_SIZE) {
-        throw new IOException(path + ": " + size + " bytes, shorter than the " + TRAILER_SIZE + "-byte trailer");
-      }
-      ByteBuffer t = readFully(ch, size - TRAILER_SIZE, TRAILER_SIZE);
-      if (t.getLong() != BlockFileLayout.MAGIC) {
-        throw new IOException(path + ": not a mini block file (bad magic)");
-      }
-      long indexOffset = t.getLong();
-      int blocks = t.getInt();
-      long bloomOffset = t.getLong();
-      int bloomLongs = t.getInt();
-      long rows = t.getLong();
-      int blockSize = t.getInt();
-      ByteBuffer idx = readFully(ch, indexOffset, blocks * INDEX_ENTRY_SIZE);
+      BlockFileTrailer t = BlockFileTrailer.read(ch, path);
+      int blocks = t.blockCount();
+      ByteBuffer idx = readFully(ch, t.indexOffset(), t.indexLength());
       long[] firstRows = new long[blocks];
       long[] offsets = new long[blocks];
       int[] lengths = new int[blocks];
@@ -97,10 +83,10 @@ public final class BlockFileReader implements AutoCloseable {
         offsets[b] = idx.getLong();
         lengths[b] = idx.getInt();
       }
-      long[] bits = new long[bloomLongs];
-      readFully(ch, bloomOffset, bloomLongs * Long.BYTES).asLongBuffer().get(bits);
+      long[] bits = new long[t.bloomLongs()];
+      readFully(ch, t.bloomOffset(), t.bloomLength()).asLongBuffer().get(bits);
       return new BlockFileReader(ch, path.getFileName().toString(), cache, mode, firstRows, offsets, lengths,
-          RowBloom.wrap(bits), rows, blockSize);
+          RowBloom.wrap(bits), t.rowCount(), t.blockSize());
     } catch (IOException | RuntimeException e) {
       ch.close();
       throw e;
@@ -123,24 +109,34 @@ public final class BlockFileReader implements AutoCloseable {
     }
     ByteBuf block = dataBlock(b);
     try {
-      int lo = 0;
-      int hi = lengths[b] / ROW_SIZE - 1;
-      while (lo <= hi) {
-        int mid = (lo + hi) >>> 1;
-        long id = block.getLong(block.readerIndex() + mid * ROW_SIZE);
-        if (id < rowId) {
-          lo = mid + 1;
-        } else if (id > rowId) {
-          hi = mid - 1;
-        } else {
-          block.getBytes(block.readerIndex() + mid * ROW_SIZE, dest, 0, ROW_SIZE);
-          return true;
-        }
-      }
-      return false;
+      return findRow(block, rowId, dest);
     } finally {
       block.release();
     }
+  }
+
+  /**
+   * Copies row {@code rowId} of a data block's payload (its readable bytes) into {@code dest[0, ROW_SIZE)}, by
+   * binary search over the block's row ids. The block's reference count and indexes do not change.
+   *
+   * @return false if the block has no such row
+   */
+  public static boolean findRow(ByteBuf block, long rowId, byte[] dest) {
+    int lo = 0;
+    int hi = block.readableBytes() / ROW_SIZE - 1;
+    while (lo <= hi) {
+      int mid = (lo + hi) >>> 1;
+      long id = block.getLong(block.readerIndex() + mid * ROW_SIZE);
+      if (id < rowId) {
+        lo = mid + 1;
+      } else if (id > rowId) {
+        hi = mid - 1;
+      } else {
+        block.getBytes(block.readerIndex() + mid * ROW_SIZE, dest, 0, ROW_SIZE);
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The number of rows in the file. */
@@ -207,7 +203,12 @@ public final class BlockFileReader implements AutoCloseable {
     return buf.limit(payload);
   }
 
-  private static ByteBuffer readFully(FileChannel ch, long position, int length) throws IOException {
+  /**
+   * {@code length} bytes of {@code ch} from {@code position} in a new heap buffer, flipped for reading.
+   *
+   * @throws EOFException if the file ends first
+   */
+  public static ByteBuffer readFully(FileChannel ch, long position, int length) throws IOException {
     ByteBuffer buf = ByteBuffer.allocate(length);
     long pos = position;
     while (buf.hasRemaining()) {

@@ -3,7 +3,6 @@ package dev.blockcache.minidb;
 import static dev.blockcache.minidb.BlockFileLayout.CHUNK_SIZE;
 import static dev.blockcache.minidb.BlockFileLayout.INDEX_ENTRY_SIZE;
 import static dev.blockcache.minidb.BlockFileLayout.ROW_SIZE;
-import static dev.blockcache.minidb.BlockFileLayout.TRAILER_SIZE;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -76,10 +75,8 @@ public final class BlockFileWriter {
       ByteBuffer bloomBuf = ByteBuffer.allocate(bits.length * Long.BYTES);
       bloomBuf.asLongBuffer().put(bits);
       offset += writeFully(ch, bloomBuf, offset);
-      ByteBuffer trailer = ByteBuffer.allocate(TRAILER_SIZE);
-      trailer.putLong(BlockFileLayout.MAGIC).putLong(indexOffset).putInt((int) blocks).putLong(bloomOffset)
-          .putInt(bits.length).putLong(rowCount).putInt(blockSize).putInt(0).flip();
-      writeFully(ch, trailer, offset);
+      writeFully(ch, new BlockFileTrailer(indexOffset, (int) blocks, bloomOffset, bits.length, rowCount, blockSize)
+          .encode(), offset);
     }
   }
 

@@ -1,5 +1,7 @@
 package dev.blockcache.minidb;
 
+import io.netty.buffer.ByteBuf;
+
 /**
  * A bloom filter over row ids: {@link #HASHES} probes into a power-of-two bit array, ~10 bits per row (about 1%
  * false positives). A negative answer is exact: the row is not in the file.
@@ -43,7 +45,7 @@ public final class RowBloom {
   public void add(long rowId) {
     long h = mix(rowId);
     for (int i = 0; i < HASHES; i++) {
-      long bit = (h + i * (h >>> 32 | 1)) & mask;
+      long bit = probe(h, i, mask);
       bits[(int) (bit >>> 6)] |= 1L << bit;
     }
   }
@@ -52,12 +54,41 @@ public final class RowBloom {
   public boolean mightContain(long rowId) {
     long h = mix(rowId);
     for (int i = 0; i < HASHES; i++) {
-      long bit = (h + i * (h >>> 32 | 1)) & mask;
+      long bit = probe(h, i, mask);
       if ((bits[(int) (bit >>> 6)] & (1L << bit)) == 0) {
         return false;
       }
     }
     return true;
+  }
+
+  /**
+   * {@link #mightContain} over a bloom block as stored in the file (big-endian longs, the block's readable bytes),
+   * read in place: for a block held by a block cache. The block's reference count and indexes do not change.
+   *
+   * @throws IllegalArgumentException if the block is not a power-of-two number of longs
+   */
+  public static boolean mightContain(ByteBuf bloomBlock, long rowId) {
+    int longs = bloomBlock.readableBytes() / Long.BYTES;
+    if (longs == 0 || Integer.bitCount(longs) != 1 || bloomBlock.readableBytes() % Long.BYTES != 0) {
+      throw new IllegalArgumentException("bloom block of " + bloomBlock.readableBytes()
+          + " bytes: expected a power of two of longs");
+    }
+    long blockMask = (long) longs * 64 - 1;
+    long h = mix(rowId);
+    for (int i = 0; i < HASHES; i++) {
+      long bit = probe(h, i, blockMask);
+      long word = bloomBlock.getLong(bloomBlock.readerIndex() + (int) (bit >>> 6) * Long.BYTES);
+      if ((word & (1L << bit)) == 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The bit of probe {@code i} for hash {@code h} in a filter of {@code mask + 1} bits. */
+  private static long probe(long h, int i, long mask) {
+    return (h + i * (h >>> 32 | 1)) & mask;
   }
 
   /** The bit array, for the writer; callers must not change it. */

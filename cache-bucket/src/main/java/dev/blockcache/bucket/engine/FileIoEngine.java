@@ -59,15 +59,8 @@ public final class FileIoEngine extends IoEngine {
    */
   public static FileIoEngine open(String spec, long capacity, int segmentSize, FileEngineOptions options)
       throws IOException {
-    List<Path> paths = CacheFiles.parsePaths(spec);
-    if (spec.regionMatches(true, 0, SCHEME + ":", 0, SCHEME.length() + 1) && paths.size() != 1) {
-      throw CacheFiles.bad(spec, "one path after file: (use files:/a,/b to stripe over several)");
-    }
-    long segments = (capacity + segmentSize - 1) / segmentSize;
-    long fileSize = ((segments + paths.size() - 1) / paths.size()) * segmentSize;
-    if (options.directIo()) {
-      fileSize = DirectIo.alignUp(fileSize);
-    }
+    List<Path> paths = paths(spec);
+    long fileSize = fileSize(capacity, segmentSize, paths.size(), options.directIo());
     CacheFiles.OpenFile[] files = new CacheFiles.OpenFile[paths.size()];
     try {
       for (int i = 0; i < files.length; i++) {
@@ -78,6 +71,31 @@ public final class FileIoEngine extends IoEngine {
       throw e;
     }
     return new FileIoEngine(spec, capacity, segmentSize, files, options);
+  }
+
+  /**
+   * The files of a {@code file:} or {@code files:} spec, in stripe order, checked as {@link #open} checks them; also
+   * the file of an {@code mmap:} spec (whose single-path rule {@code MmapIoEngine} checks at open).
+   *
+   * @throws dev.blockcache.config.ConfigException naming the key and the value when a path is not accepted
+   */
+  public static List<Path> paths(String spec) {
+    List<Path> paths = CacheFiles.parsePaths(spec);
+    if (spec.regionMatches(true, 0, SCHEME + ":", 0, SCHEME.length() + 1) && paths.size() != 1) {
+      throw CacheFiles.bad(spec, "one path after file: (use files:/a,/b to stripe over several)");
+    }
+    return paths;
+  }
+
+  /**
+   * The size of each of {@code files} files of an engine of {@code capacity} bytes in segments of
+   * {@code segmentSize}: {@code ceil(segments / files)} segments, rounded up to the O_DIRECT alignment with
+   * {@code directIo}.
+   */
+  public static long fileSize(long capacity, int segmentSize, int files, boolean directIo) {
+    long segments = (capacity + segmentSize - 1) / segmentSize;
+    long fileSize = ((segments + files - 1) / files) * segmentSize;
+    return directIo ? DirectIo.alignUp(fileSize) : fileSize;
   }
 
   @Override

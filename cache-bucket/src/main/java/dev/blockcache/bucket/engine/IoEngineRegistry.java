@@ -63,17 +63,32 @@ public final class IoEngineRegistry {
    *     do not support
    */
   public IoEngine create(String spec, long capacity, int segmentSize) throws IOException {
-    String scheme = scheme(spec);
-    IoEngineFactory factory = factories.get(scheme);
-    if (factory == null) {
+    return factories.get(knownScheme(spec)).create(spec.trim(), capacity, segmentSize);
+  }
+
+  /**
+   * The scheme of {@code spec} ({@link #schemeOf}) when this registry can make its engine.
+   *
+   * @throws ConfigException naming {@value BucketCacheConfig#IOENGINE} for a blank value, an unknown scheme or one we
+   *     do not support, as {@link #create} would
+   */
+  public String knownScheme(String spec) {
+    String scheme = schemeOf(spec);
+    if (!factories.containsKey(scheme)) {
       String reason = UNSUPPORTED.get(scheme);
       throw new ConfigException(BucketCacheConfig.IOENGINE, spec,
           reason != null ? reason : "one of " + String.join(", ", schemes()));
     }
-    return factory.create(spec.trim(), capacity, segmentSize);
+    return scheme;
   }
 
-  private static String scheme(String spec) {
+  /**
+   * The scheme of an {@value BucketCacheConfig#IOENGINE} value, lower case: the text before the first {@code ':'},
+   * or the whole value.
+   *
+   * @throws ConfigException naming the key for a blank value
+   */
+  public static String schemeOf(String spec) {
     if (spec == null || spec.isBlank()) {
       throw new ConfigException(BucketCacheConfig.IOENGINE, spec, "an engine: heap, offheap or file:/path");
     }

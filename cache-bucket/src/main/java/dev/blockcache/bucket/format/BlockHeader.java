@@ -47,7 +47,16 @@ public final class BlockHeader {
 
   /** The header bytes for {@code key}: {@link #FIXED_LENGTH} plus its file name in UTF-8. */
   public static int headerLength(BlockKey key) {
-    return FIXED_LENGTH + nameBytes(key).length;
+    return headerLength(nameBytes(key).length);
+  }
+
+  /** The header bytes for a key whose file name is {@code fileNameBytes} long in UTF-8. */
+  public static int headerLength(int fileNameBytes) {
+    if (fileNameBytes < 0 || fileNameBytes > MAX_NAME_LENGTH) {
+      throw new IllegalArgumentException("file name of " + fileNameBytes + " bytes is not in [0, "
+          + MAX_NAME_LENGTH + "]");
+    }
+    return FIXED_LENGTH + fileNameBytes;
   }
 
   private static byte[] nameBytes(BlockKey key) {

@@ -59,6 +59,25 @@ final class Segment {
     this.totalBytes = totalBytes;
   }
 
+  /** Whether {@code entries} in {@code capacity} slots exceed the maximum load. */
+  private static boolean overloaded(int entries, int capacity) {
+    return (long) entries * MAX_LOAD_DENOMINATOR > (long) capacity * MAX_LOAD_NUMERATOR;
+  }
+
+  /** The capacity a table of {@code capacity} slots grows to. */
+  private static int grown(int capacity) {
+    return Math.max(MIN_CAPACITY, (int) ((long) capacity * GROWTH_NUMERATOR / GROWTH_DENOMINATOR));
+  }
+
+  /** The capacity in slots a new segment has after {@code entries} inserts (and no removal): the growth rule's. */
+  static int capacityAfter(int entries) {
+    int capacity = MIN_CAPACITY;
+    while (overloaded(entries, capacity)) {
+      capacity = grown(capacity);
+    }
+    return capacity;
+  }
+
   static int home(long fingerprint, int capacity) {
     return (int) (((fingerprint & 0xFFFF_FFFFL) * capacity) >>> 32);
   }
@@ -172,8 +191,8 @@ final class Segment {
       return table[2 * slot + 1] & ~REF_BIT;
     }
     int cap = table.length >>> 1;
-    if ((long) (size + 1) * MAX_LOAD_DENOMINATOR > (long) cap * MAX_LOAD_NUMERATOR) {
-      resizeLocked(Math.max(MIN_CAPACITY, (int) ((long) cap * GROWTH_NUMERATOR / GROWTH_DENOMINATOR)));
+    if (overloaded(size + 1, cap)) {
+      resizeLocked(grown(cap));
       slot = find(table, fp);
     }
     int free = -slot - 1;

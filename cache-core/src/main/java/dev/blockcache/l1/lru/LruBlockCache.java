@@ -78,9 +78,9 @@ public final class LruBlockCache implements BlockCache {
   public LruBlockCache(LruConfig config) {
     this.config = config;
     long capacity = config.capacity();
-    this.acceptableSize = (long) (capacity * decimal(config.acceptableFactor()));
-    this.minSize = (long) (capacity * decimal(config.minFactor()));
-    this.hardLimit = (long) (acceptableSize * decimal(config.hardCapacityLimitFactor()));
+    this.acceptableSize = config.acceptableSize();
+    this.minSize = config.minSize();
+    this.hardLimit = config.hardLimit();
     long expectedBlocks = Math.max(16, capacity / (config.minBlockSize() + HeapBlock.ENTRY_OVERHEAD));
     this.map = new ConcurrentHashMap<>((int) Math.min(1 << 24, expectedBlocks), 0.75f, 16);
     for (int i = 0; i < blockCounts.length; i++) {

@@ -21,6 +21,7 @@ import dev.blockcache.l1.lru.LruBlockCache;
 import dev.blockcache.l1.tinylfu.TinyLfuBlockCache;
 import dev.blockcache.stack.BlockCacheFactory;
 import dev.blockcache.testing.Blocks;
+import dev.blockcache.testing.SiteXml;
 import io.netty.buffer.ByteBuf;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -39,14 +40,7 @@ class SiteStackTest {
   Path dir;
 
   private Path site(String... nameValues) throws Exception {
-    StringBuilder xml = new StringBuilder("<?xml version=\"1.0\"?>\n<configuration>\n");
-    for (int i = 0; i < nameValues.length; i += 2) {
-      xml.append("  <property><name>").append(nameValues[i]).append("</name><value>").append(nameValues[i + 1])
-          .append("</value></property>\n");
-    }
-    Path file = dir.resolve("hbase-site.xml");
-    Files.writeString(file, xml.append("</configuration>\n"));
-    return file;
+    return SiteXml.write(dir.resolve("hbase-site.xml"), nameValues);
   }
 
   private static void cacheAndRead(BlockCache cache, BlockKey key, BlockCategory category, int length) {
@@ -103,18 +97,21 @@ class SiteStackTest {
       cacheAndRead(cache, BlockKey.of("f", 1000), BlockCategory.DATA, 4000);
       cacheAndRead(cache, BlockKey.of("f", 5000), BlockCategory.DATA, 4000);
       assertNull(cache.getBlock(BlockKey.of("f", 9000), ReadOptions.of(BlockCategory.DATA)));
-      assertEquals(3.0, server.getAttribute(name, "blockCacheHitCount"));
-      assertEquals(1.0, server.getAttribute(name, "blockCacheMissCount"));
+      assertEquals(3L, server.getAttribute(name, "blockCacheHitCount"));
+      assertEquals(1L, server.getAttribute(name, "blockCacheMissCount"));
       assertEquals(75.0, (Double) server.getAttribute(name, "blockCacheCountHitPercent"), 1e-9);
       assertEquals(1.0, server.getAttribute(name, "l1CacheHitRatio"));
       assertEquals(2.0 / 3, (Double) server.getAttribute(name, "l2CacheHitRatio"), 1e-9);
-      assertEquals(2.0, server.getAttribute(name, "l2CacheCount"));
-      assertEquals(2.0, server.getAttribute(name, "blockCacheDataBlockCount"));
-      assertEquals(1.0, server.getAttribute(name, "dataBlockMissCount"));
+      assertEquals(2L, server.getAttribute(name, "l2CacheCount"));
+      assertEquals(2L, server.getAttribute(name, "blockCacheDataBlockCount"));
+      assertEquals(1L, server.getAttribute(name, "dataBlockMissCount"));
       // The index's preallocated table over 2 entries: large here, ~28 B at a million (L2HeapPerEntry).
       double perEntry = (Double) server.getAttribute(name, "l2IndexHeapBytesPerEntry");
       assertTrue(perEntry > 0, "index heap per entry " + perEntry);
-      assertEquals(0.0, server.getAttribute(name, "l2ChecksumFailureCount"));
+      assertEquals(0L, server.getAttribute(name, "l2ChecksumFailureCount"));
+      assertEquals(0L, server.getAttribute(name, "l2WriterQueueDepth"));
+      assertInstanceOf(Long.class, server.getAttribute(name, "blockCacheSize"));
+      assertInstanceOf(Double.class, server.getAttribute(name, "l2AllocatorUtilisation"));
       registration.close();
     }
     assertFalse(server.isRegistered(name));
