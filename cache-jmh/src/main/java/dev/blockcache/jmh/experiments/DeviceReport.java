@@ -46,7 +46,7 @@ final class DeviceReport {
     double[] sata = score[4];
     double[] hdd = score[3];
     md.append("## 3. IO engines × devices (Intel file-mode BucketCache brief)\n\n");
-    md.append("Single 1 KB row gets from an L2 holding the whole 32 MiB dataset (4 KiB blocks); `file:` engine over ")
+    md.append("Single 1 KB row gets from an L2 holding the whole 16 MiB dataset (4 KiB blocks); `file:` engine over ")
         .append("modelled devices (`hbase.bucketcache.file.device.model`), with heap, offheap and O_DIRECT on this ")
         .append("VM's disk as references; gets/s. Published: 500 GB in file mode on real devices, 32 logical cores.\n\n");
     md.append("| threads |");

@@ -99,16 +99,10 @@ public class YcsbExperiment extends BenchmarkDefaults {
     cache = (CombinedBlockCache) built;
     reader = BlockFileReader.open(ExperimentData.rows(dataset.megabytes, BLOCK_SIZE), cache,
         ReadMode.VERIFY_CHECKSUMS, IndexMode.LEAVES_IN_CACHE);
-    BucketCache l2 = (BucketCache) cache.l2();
     if (dataset == Dataset.FITS) {
-      ExperimentData.loadAll(reader, l2);
-    } else {
-      byte[] row = new byte[BlockFileLayout.ROW_SIZE];
-      for (long id = 0; id < rows; id += BLOCK_SIZE / BlockFileLayout.ROW_SIZE) {
-        reader.readRow(id, row); // warms the page cache; the L2 keeps what fits
-      }
-      l2.drainWriters();
-    }
+      ExperimentData.loadAll(reader, (BucketCache) cache.l2());
+    } // LARGE: the file was just written or read, so it is in the page cache; JMH's warmup fills the L2
+
   }
 
   @TearDown(Level.Trial)
