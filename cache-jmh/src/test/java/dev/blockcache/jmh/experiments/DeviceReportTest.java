@@ -51,7 +51,8 @@ class DeviceReportTest {
         new double[] {120, 120, 120});
     String md = Files.readString(ExperimentReport.write(json, dir, "t"));
     assertTrue(md.contains("lowest ratio: measured ×0.94 → **shape NOT reproduced**"), md);
-    assertTrue(md.contains("NVMe ahead of HDD at every thread count (published ×81–×186); lowest ratio: "
+    assertTrue(md.contains("NVMe ahead of HDD at every thread count (published \"81x to 189x\", its table ×81–×186); "
+        + "lowest ratio: "
         + "measured ×250.00 → **shape reproduced**"), md);
     assertTrue(md.contains("ratio of ratios: measured ×0.94 → **shape NOT reproduced**"), md);
   }
