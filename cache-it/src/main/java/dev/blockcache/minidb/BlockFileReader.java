@@ -2,6 +2,7 @@ package dev.blockcache.minidb;
 
 import static dev.blockcache.minidb.BlockFileLayout.CHECKSUM_SIZE;
 import static dev.blockcache.minidb.BlockFileLayout.CHUNK_SIZE;
+import static dev.blockcache.minidb.BlockFileLayout.INDEX_ENTRY_SIZE;
 import static dev.blockcache.minidb.BlockFileLayout.ROW_SIZE;
 
 import dev.blockcache.api.BlockCache;
@@ -24,6 +25,11 @@ import java.util.zip.CRC32C;
  * Reads rows of a mini block file: bloom (on heap) → index (on heap, the "L1" of the published talk) → data block
  * (from the block cache if one is given, else a positional {@link FileChannel} read) → row.
  *
+ * <p>With {@link IndexMode#LEAVES_IN_CACHE} the index is two-level, as HBase's: the first row of every data block
+ * stays on heap (the root level, which finds the block), and the block's offset and length come from a leaf index
+ * block of {@link #LEAF_ENTRIES} entries, read through the block cache as {@link BlockType#LEAF_INDEX} (so a
+ * combined cache keeps it in its L1) and from the file's index section on a miss.
+ *
  * <p>Data blocks are cached without their checksums, under {@code BlockKey.of(fileName, blockOffset)}. File reads
  * are verified chunk by chunk ({@link BlockFileLayout#CHUNK_SIZE}) when {@link ReadMode#VERIFY_CHECKSUMS} is set; a
  * block that fails is neither cached nor used.
@@ -34,6 +40,19 @@ import java.util.zip.CRC32C;
 public final class BlockFileReader implements AutoCloseable {
   /** Whether file reads verify the per-chunk checksums. */
   public enum ReadMode { VERIFY_CHECKSUMS, SKIP_CHECKSUMS }
+
+  /** Where the data blocks' offsets and lengths are looked up. */
+  public enum IndexMode {
+    /** All of the index on heap; the block cache sees data blocks only. */
+    ON_HEAP,
+    /** Leaf index blocks through the block cache (needs a cache); see the class notes. */
+    LEAVES_IN_CACHE
+  }
+
+  /** Index entries per leaf index block in {@link IndexMode#LEAVES_IN_CACHE}: 4,000 bytes, about a 4 KiB block. */
+  public static final int LEAF_ENTRIES = 200;
+  private static final ReadOptions LEAF_READ = ReadOptions.of(BlockType.LEAF_INDEX);
+  private static final CacheOptions LEAF_CACHE = CacheOptions.of(BlockType.LEAF_INDEX);
 
   private static final ReadOptions DATA_READ = ReadOptions.of(BlockType.DATA);
   private static final CacheOptions DATA_CACHE = CacheOptions.of(BlockType.DATA);
@@ -48,9 +67,12 @@ public final class BlockFileReader implements AutoCloseable {
   private final RowBloom bloom;
   private final long rowCount;
   private final int blockSize;
+  private final long indexOffset;
+  private final IndexMode indexMode;
 
   private BlockFileReader(FileChannel channel, String fileName, BlockCache cache, ReadMode mode, long[] firstRows,
-      long[] offsets, int[] lengths, RowBloom bloom, long rowCount, int blockSize) {
+      long[] offsets, int[] lengths, RowBloom bloom, long rowCount, int blockSize, long indexOffset,
+      IndexMode indexMode) {
     this.channel = channel;
     this.fileName = fileName;
     this.cache = cache;
@@ -61,6 +83,8 @@ public final class BlockFileReader implements AutoCloseable {
     this.bloom = bloom;
     this.rowCount = rowCount;
     this.blockSize = blockSize;
+    this.indexOffset = indexOffset;
+    this.indexMode = indexMode;
   }
 
   /**
@@ -70,6 +94,20 @@ public final class BlockFileReader implements AutoCloseable {
    *     the reader does not close it
    */
   public static BlockFileReader open(Path path, BlockCache cache, ReadMode mode) throws IOException {
+    return open(path, cache, mode, IndexMode.ON_HEAP);
+  }
+
+  /**
+   * Opens {@code path} as {@link #open(Path, BlockCache, ReadMode)} does, with the index looked up as
+   * {@code indexMode} says.
+   *
+   * @throws IllegalArgumentException for {@link IndexMode#LEAVES_IN_CACHE} without a cache
+   */
+  public static BlockFileReader open(Path path, BlockCache cache, ReadMode mode, IndexMode indexMode)
+      throws IOException {
+    if (indexMode == IndexMode.LEAVES_IN_CACHE && cache == null) {
+      throw new IllegalArgumentException("IndexMode.LEAVES_IN_CACHE needs a block cache");
+    }
     FileChannel ch = FileChannel.open(path, StandardOpenOption.READ);
     try {
       BlockFileTrailer t = BlockFileTrailer.read(ch, path);
@@ -86,7 +124,7 @@ public final class BlockFileReader implements AutoCloseable {
       long[] bits = new long[t.bloomLongs()];
       readFully(ch, t.bloomOffset(), t.bloomLength()).asLongBuffer().get(bits);
       return new BlockFileReader(ch, path.getFileName().toString(), cache, mode, firstRows, offsets, lengths,
-          RowBloom.wrap(bits), t.rowCount(), t.blockSize());
+          RowBloom.wrap(bits), t.rowCount(), t.blockSize(), t.indexOffset(), indexMode);
     } catch (IOException | RuntimeException e) {
       ch.close();
       throw e;
@@ -107,7 +145,19 @@ public final class BlockFileReader implements AutoCloseable {
     if (b < 0) {
       return false;
     }
-    ByteBuf block = dataBlock(b);
+    long offset = offsets[b];
+    int length = lengths[b];
+    if (indexMode == IndexMode.LEAVES_IN_CACHE) {
+      ByteBuf leaf = leafIndexBlock(b / LEAF_ENTRIES);
+      try {
+        int at = leaf.readerIndex() + (b % LEAF_ENTRIES) * INDEX_ENTRY_SIZE;
+        offset = leaf.getLong(at + Long.BYTES);
+        length = leaf.getInt(at + 2 * Long.BYTES);
+      } finally {
+        leaf.release();
+      }
+    }
+    ByteBuf block = dataBlock(offset, length);
     try {
       return findRow(block, rowId, dest);
     } finally {
@@ -170,25 +220,38 @@ public final class BlockFileReader implements AutoCloseable {
     return i >= 0 ? i : -i - 2;
   }
 
-  /** Block {@code b}'s payload; the caller owns one reference and releases it. */
-  private ByteBuf dataBlock(int b) throws IOException {
+  /** Leaf index block {@code leaf} (entries as in the file); the caller owns one reference and releases it. */
+  private ByteBuf leafIndexBlock(int leaf) throws IOException {
+    long at = indexOffset + (long) leaf * LEAF_ENTRIES * INDEX_ENTRY_SIZE;
+    BlockKey key = BlockKey.of(fileName, at);
+    ByteBuf cached = cache.getBlock(key, LEAF_READ);
+    if (cached != null) {
+      return cached;
+    }
+    int entries = Math.min(LEAF_ENTRIES, firstRows.length - leaf * LEAF_ENTRIES);
+    ByteBuf block = Unpooled.wrappedBuffer(readFully(channel, at, entries * INDEX_ENTRY_SIZE));
+    cache.cacheBlock(key, block, LEAF_CACHE); // copies; we keep our reference
+    return block;
+  }
+
+  /** The payload of the data block at {@code offset}; the caller owns one reference and releases it. */
+  private ByteBuf dataBlock(long offset, int payload) throws IOException {
     if (cache != null) {
-      ByteBuf cached = cache.getBlock(BlockKey.of(fileName, offsets[b]), DATA_READ);
+      ByteBuf cached = cache.getBlock(BlockKey.of(fileName, offset), DATA_READ);
       if (cached != null) {
         return cached;
       }
     }
-    ByteBuf block = Unpooled.wrappedBuffer(readBlockFromFile(b));
+    ByteBuf block = Unpooled.wrappedBuffer(readBlockFromFile(offset, payload));
     if (cache != null) {
-      cache.cacheBlock(BlockKey.of(fileName, offsets[b]), block, DATA_CACHE); // copies; we keep our reference
+      cache.cacheBlock(BlockKey.of(fileName, offset), block, DATA_CACHE); // copies; we keep our reference
     }
     return block;
   }
 
-  /** Reads block {@code b} from the file, verifies it if asked, and returns its payload (checksums cut off). */
-  private ByteBuffer readBlockFromFile(int b) throws IOException {
-    int payload = lengths[b];
-    ByteBuffer buf = readFully(channel, offsets[b], BlockFileLayout.onDiskLength(payload));
+  /** Reads the block at {@code offset} from the file, verifies it if asked, and returns its payload. */
+  private ByteBuffer readBlockFromFile(long offset, int payload) throws IOException {
+    ByteBuffer buf = readFully(channel, offset, BlockFileLayout.onDiskLength(payload));
     if (mode == ReadMode.VERIFY_CHECKSUMS) {
       CRC32C crc = new CRC32C();
       for (int c = 0, chunk = 0; c < payload; c += CHUNK_SIZE, chunk++) {
@@ -196,7 +259,7 @@ public final class BlockFileReader implements AutoCloseable {
         crc.update(buf.array(), c, Math.min(CHUNK_SIZE, payload - c));
         int stored = buf.getInt(payload + chunk * CHECKSUM_SIZE);
         if (stored != (int) crc.getValue()) {
-          throw new CorruptBlockException(fileName, offsets[b], chunk, stored, (int) crc.getValue());
+          throw new CorruptBlockException(fileName, offset, chunk, stored, (int) crc.getValue());
         }
       }
     }

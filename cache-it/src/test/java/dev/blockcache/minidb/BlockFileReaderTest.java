@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.blockcache.combined.CombinedBlockCache;
 import dev.blockcache.config.LruConfig;
 import dev.blockcache.l1.lru.LruBlockCache;
+import dev.blockcache.minidb.BlockFileReader.IndexMode;
 import dev.blockcache.minidb.BlockFileReader.ReadMode;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -119,6 +121,29 @@ class BlockFileReaderTest {
       }
       assertEquals(missesAfterLoad, cache.stats().missCount(), "second pass is served from the cache");
     }
+  }
+
+  @Test
+  void leafIndexBlocksGoThroughTheCacheAndDataBlocksToTheDataTier() throws IOException {
+    Path file = dir.resolve("leaves");
+    int blocks = 2 * BlockFileReader.LEAF_ENTRIES + 10; // two full leaves and a short third
+    BlockFileWriter.write(file, blocks * 4L, 4096, 1);
+    try (CombinedBlockCache cache = new CombinedBlockCache(new LruBlockCache(LruConfig.builder(1 << 20).build()),
+            new LruBlockCache(LruConfig.builder(8 << 20).build()));
+        BlockFileReader reader = BlockFileReader.open(file, cache, ReadMode.VERIFY_CHECKSUMS,
+            IndexMode.LEAVES_IN_CACHE)) {
+      byte[] row = new byte[ROW_SIZE];
+      for (long id = blocks * 4L - 1; id >= 0; id--) {
+        assertTrue(reader.readRow(id, row));
+        assertRow(id, row);
+      }
+      assertEquals(3, cache.l1().blockCount(), "three leaf index blocks in the L1");
+      assertEquals(blocks, cache.l2().blockCount(), "every data block in the L2");
+      assertEquals(3, cache.l1Stats().missCount());
+      assertEquals(blocks * 4L - 3, cache.l1Stats().hitCount());
+    }
+    assertThrows(IllegalArgumentException.class,
+        () -> BlockFileReader.open(file, null, ReadMode.VERIFY_CHECKSUMS, IndexMode.LEAVES_IN_CACHE));
   }
 
   private static void flipByte(Path file, long position) throws IOException {

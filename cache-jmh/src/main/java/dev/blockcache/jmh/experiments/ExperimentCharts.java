@@ -19,13 +19,24 @@ final class ExperimentCharts {
   private static final int WIDTH = 720;
   private static final int HEIGHT = 420;
 
+  /** The y axis of a chart. */
+  enum Scale {
+    LINEAR, LOG
+  }
+
   private ExperimentCharts() {}
 
   /** Grouped bars: one category per setting, one series per block size; values in rows/s. */
   static void bars(Path png, String title, List<String> categories, List<String> series, double[][] values)
       throws IOException {
+    bars(png, title, "setting", "rows/s", categories, series, values);
+  }
+
+  /** Grouped bars: one category per x value, one series per row of {@code values}. */
+  static void bars(Path png, String title, String xTitle, String yTitle, List<String> categories,
+      List<String> series, double[][] values) throws IOException {
     CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT).title(title)
-        .xAxisTitle("setting").yAxisTitle("rows/s").build();
+        .xAxisTitle(xTitle).yAxisTitle(yTitle).build();
     for (int s = 0; s < series.size(); s++) {
       chart.addSeries(series.get(s), categories, toList(values[s]));
     }
@@ -35,8 +46,15 @@ final class ExperimentCharts {
   /** Lines over thread counts, one per series; values in rows/s. */
   static void lines(Path png, String title, int[] threads, List<String> series, double[][] values)
       throws IOException {
+    lines(png, title, "rows/s", Scale.LINEAR, threads, series, values);
+  }
+
+  /** Lines over thread counts, one per series. */
+  static void lines(Path png, String title, String yTitle, Scale scale, int[] threads, List<String> series,
+      double[][] values) throws IOException {
     XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title)
-        .xAxisTitle("threads").yAxisTitle("rows/s").build();
+        .xAxisTitle("threads").yAxisTitle(yTitle).build();
+    chart.getStyler().setYAxisLogarithmic(scale == Scale.LOG);
     double[] x = new double[threads.length];
     for (int i = 0; i < threads.length; i++) {
       x[i] = threads[i];

@@ -1,12 +1,17 @@
 package dev.blockcache.jmh.experiments;
 
+import static dev.blockcache.jmh.experiments.ReportText.NOISE;
+import static dev.blockcache.jmh.experiments.ReportText.find;
+import static dev.blockcache.jmh.experiments.ReportText.fmt;
+import static dev.blockcache.jmh.experiments.ReportText.only;
+import static dev.blockcache.jmh.experiments.ReportText.ratio;
+import static dev.blockcache.jmh.experiments.ReportText.verdict;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.TreeSet;
 
 /**
@@ -22,8 +27,6 @@ import java.util.TreeSet;
 public final class ExperimentReport {
   private static final String EXP1 = "BlockSizeExperiment";
   private static final String EXP2 = "ThreadScalingExperiment";
-  /** A change smaller than this fraction is within the run-to-run noise of a quick run on a shared machine. */
-  private static final double NOISE = 0.10;
 
   private ExperimentReport() {}
 
@@ -59,6 +62,14 @@ public final class ExperimentReport {
     if (!exp2.isEmpty()) {
       threadScaling(exp2, dir, mode, md);
     }
+    List<ExperimentResult> exp3 = only(all, DeviceReport.EXPERIMENT);
+    if (!exp3.isEmpty()) {
+      DeviceReport.write(exp3, dir, mode, md);
+    }
+    List<ExperimentResult> exp4 = only(all, YcsbReport.EXPERIMENT);
+    if (!exp4.isEmpty()) {
+      YcsbReport.write(exp4, dir, mode, md);
+    }
     Path out = dir.resolve("experiments-" + mode + ".md");
     Files.writeString(out, md, StandardCharsets.UTF_8);
     return out;
@@ -71,7 +82,7 @@ public final class ExperimentReport {
     double[][] score = new double[2][3];
     for (int b = 0; b < 2; b++) {
       for (int s = 0; s < 3; s++) {
-        score[b][s] = find(runs, EXP1, "blockSize", sizes[b], "setting", settings[s]).score();
+        score[b][s] = find(runs, EXP1, 0, "blockSize", sizes[b], "setting", settings[s]).score();
       }
     }
     double[][] published = {{210_000, 290_000, Double.NaN}, {140_000, 265_000, 13_000}};
@@ -110,7 +121,7 @@ public final class ExperimentReport {
     ExperimentResult[][] res = new ExperimentResult[2][threads.length];
     for (int p = 0; p < 2; p++) {
       for (int i = 0; i < threads.length; i++) {
-        res[p][i] = findThreads(runs, threads[i], paths[p]);
+        res[p][i] = find(runs, EXP2, threads[i], "readPath", paths[p]);
         score[p][i] = res[p][i].score();
       }
     }
@@ -147,41 +158,6 @@ public final class ExperimentReport {
     md.append("\n![experiment 2](").append(png.getFileName()).append(")\n\n");
   }
 
-  private static void verdict(StringBuilder md, String what, double measured, boolean reproduced) {
-    md.append("- ").append(what).append(": measured ").append(ratio(measured)).append(" → **")
-        .append(reproduced ? "shape reproduced" : "shape NOT reproduced").append("**\n");
-  }
-
-  private static List<ExperimentResult> only(List<ExperimentResult> all, String experiment) {
-    List<ExperimentResult> out = new ArrayList<>();
-    for (ExperimentResult r : all) {
-      if (r.experiment().equals(experiment)) {
-        out.add(r);
-      }
-    }
-    return out;
-  }
-
-  private static ExperimentResult find(List<ExperimentResult> runs, String exp, String k1, String v1, String k2,
-      String v2) {
-    for (ExperimentResult r : runs) {
-      if (v1.equals(r.params().get(k1)) && v2.equals(r.params().get(k2))) {
-        return r;
-      }
-    }
-    throw new IllegalStateException(exp + ": no result for " + k1 + "=" + v1 + ", " + k2 + "=" + v2
-        + "; run the whole experiment (its parameters were restricted or a benchmark failed)");
-  }
-
-  private static ExperimentResult findThreads(List<ExperimentResult> runs, int threads, String readPath) {
-    for (ExperimentResult r : runs) {
-      if (r.threads() == threads && readPath.equals(r.params().get("readPath"))) {
-        return r;
-      }
-    }
-    throw new IllegalStateException(EXP2 + ": no result for threads=" + threads + ", readPath=" + readPath);
-  }
-
   private static int argMax(double[] values) {
     int best = 0;
     for (int i = 1; i < values.length; i++) {
@@ -190,13 +166,5 @@ public final class ExperimentReport {
       }
     }
     return best;
-  }
-
-  private static String fmt(double v) {
-    return Double.isNaN(v) ? "—" : String.format(Locale.ROOT, "%,.0f", v);
-  }
-
-  private static String ratio(double v) {
-    return Double.isNaN(v) ? "—" : String.format(Locale.ROOT, "×%.2f", v);
   }
 }

@@ -13,12 +13,13 @@ import java.util.Map;
 /**
  * One JMH result of an experiment, read from JMH's JSON: the benchmark's simple name ({@code Class.method}), thread
  * count, parameters, score and, when the run used {@code -prof gc}, the allocation rate (MB/s) and GC time (ms);
- * {@code NaN} when absent.
+ * {@code NaN} when absent; and every secondary metric's score by name (aux counters, profiler figures without
+ * JMH's leading middle dot).
  *
  * <p>Thread-safety: immutable.
  */
 record ExperimentResult(String benchmark, int threads, Map<String, String> params, double score, String unit,
-    double allocRateMbPerSec, double gcTimeMs) {
+    double allocRateMbPerSec, double gcTimeMs, Map<String, Double> secondary) {
 
   /** Every result in {@code json} whose benchmark lives in this package. */
   static List<ExperimentResult> read(Path json) throws IOException {
@@ -40,9 +41,25 @@ record ExperimentResult(String benchmark, int threads, Map<String, String> param
       Map<?, ?> secondary = run.get("secondaryMetrics") instanceof Map<?, ?> s ? s : Map.of();
       out.add(new ExperimentResult(full.substring(prefix.length()), ((Number) run.get("threads")).intValue(), params,
           ((Number) primary.get("score")).doubleValue(), (String) primary.get("scoreUnit"),
-          metric(secondary, "gc.alloc.rate"), metric(secondary, "gc.time")));
+          metric(secondary, "gc.alloc.rate"), metric(secondary, "gc.time"), scores(secondary)));
     }
     return out;
+  }
+
+  private static Map<String, Double> scores(Map<?, ?> secondary) {
+    Map<String, Double> out = new LinkedHashMap<>();
+    secondary.forEach((k, v) -> {
+      if (v instanceof Map<?, ?> m && m.get("score") instanceof Number n) {
+        out.put(String.valueOf(k).replace("\u00b7", ""), n.doubleValue());
+      }
+    });
+    return Map.copyOf(out);
+  }
+
+  /** The score of secondary metric {@code name} (e.g. an aux counter), or {@code NaN} if the run has none. */
+  double secondary(String name) {
+    Double v = secondary.get(name);
+    return v == null ? Double.NaN : v;
   }
 
   private static double metric(Map<?, ?> secondary, String name) {

@@ -61,15 +61,7 @@ public class ThreadScalingExperiment extends BenchmarkDefaults {
     cache = BucketCache.create(BucketCacheConfig.builder("offheap", L2_MB * (1L << 20))
         .copyOnRead(readPath == ReadPath.COPY).build());
     reader = BlockFileReader.open(ExperimentData.rows(DATASET_MB, 65536), cache, ReadMode.VERIFY_CHECKSUMS);
-    byte[] row = new byte[BlockFileLayout.ROW_SIZE];
-    long rowsPerBlock = 65536 / BlockFileLayout.ROW_SIZE;
-    for (long id = 0; id < rows; id += rowsPerBlock) {
-      reader.readRow(id, row); // a miss: read from the file and queued for the L2
-      cache.drainWriters(); // writers are not started: this writes the block now, so no queue ever overflows
-    }
-    if (cache.blockCount() != reader.blockCount()) {
-      throw new IllegalStateException("L2 holds " + cache.blockCount() + " of " + reader.blockCount() + " blocks");
-    }
+    ExperimentData.loadAll(reader, cache);
   }
 
   @TearDown(Level.Trial)

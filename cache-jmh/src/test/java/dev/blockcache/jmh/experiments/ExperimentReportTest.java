@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -16,10 +17,7 @@ class ExperimentReportTest {
   @TempDir Path dir;
 
   private static String result(String method, int threads, String params, double score, double alloc) {
-    return "{\"benchmark\":\"dev.blockcache.jmh.experiments." + method + "\",\"threads\":" + threads
-        + ",\"params\":{" + params + "},\"primaryMetric\":{\"score\":" + score + ",\"scoreUnit\":\"ops/s\"},"
-        + "\"secondaryMetrics\":{\"\\u00b7gc.alloc.rate\":{\"score\":" + alloc + "},"
-        + "\"\\u00b7gc.time\":{\"score\":7}}}";
+    return JmhJson.result(method, threads, params, score, Map.of("\u00b7gc.alloc.rate", alloc, "\u00b7gc.time", 7.0));
   }
 
   private static String exp1(String size, String setting, double score) {
@@ -28,9 +26,7 @@ class ExperimentReportTest {
   }
 
   private Path json(List<String> results) throws IOException {
-    Path file = dir.resolve("jmh.json");
-    Files.writeString(file, "[" + String.join(",", results) + "]");
-    return file;
+    return JmhJson.write(dir, results);
   }
 
   private static List<String> exp1(double cached4k, double cached64k) {
