@@ -1,32 +1,17 @@
 package dev.blockcache.bucket;
 
 import dev.blockcache.api.BlockCache;
-import dev.blockcache.testing.BlockCacheContractTest;
 
 /**
  * The contract on an offheap L2 with {@code hbase.bucketcache.writer.inline=true}: {@code cacheBlock} writes the slot
- * itself, so a block is in its slot when the call returns, with no writer thread started.
+ * itself, so a block is in its slot when the call returns, with no writer thread started. Sizes and settling as in
+ * {@link StartedBucketCacheContractTest}.
  */
-class InlineBucketCacheContractTest extends BlockCacheContractTest {
+class InlineBucketCacheContractTest extends StartedBucketCacheContractTest {
   @Override
   protected BlockCache newCache(long capacity, int maxBlockSize) {
     BucketCache cache = BucketCaches.create(BucketCaches.config("offheap", capacity).writerInline(true).build());
     cache.start();
     return cache;
-  }
-
-  @Override
-  protected long cacheCapacity() {
-    return 32L << 20;
-  }
-
-  @Override
-  protected int largestBlock() {
-    return BucketCaches.largestBlock("f");
-  }
-
-  @Override
-  protected void settle(BlockCache cache) {
-    ((BucketCache) cache).drainWriters();
   }
 }

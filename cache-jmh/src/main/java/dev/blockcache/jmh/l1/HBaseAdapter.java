@@ -1,17 +1,13 @@
 package dev.blockcache.jmh.l1;
 
-import java.nio.ByteBuffer;
-import org.apache.hadoop.hbase.HConstants;
-import org.apache.hadoop.hbase.io.ByteBuffAllocator;
+import dev.blockcache.jmh.hbase.HBaseBlocks;
 import org.apache.hadoop.hbase.io.hfile.BlockCacheKey;
 import org.apache.hadoop.hbase.io.hfile.BlockType;
 import org.apache.hadoop.hbase.io.hfile.Cacheable;
 import org.apache.hadoop.hbase.io.hfile.FirstLevelBlockCache;
 import org.apache.hadoop.hbase.io.hfile.HFileBlock;
-import org.apache.hadoop.hbase.io.hfile.HFileBlockBuilder;
 import org.apache.hadoop.hbase.io.hfile.HFileContext;
 import org.apache.hadoop.hbase.io.hfile.HFileContextBuilder;
-import org.apache.hadoop.hbase.nio.ByteBuff;
 
 /**
  * One of HBase 2.6's first-level caches ({@code LruBlockCache}, {@code TinyLfuBlockCache}) holding on-heap
@@ -39,25 +35,9 @@ final class HBaseAdapter implements L1Adapter {
   public void populate(int blockSize) {
     Keys names = new Keys(blockSize);
     HFileContext context = new HFileContextBuilder().withBlockSize(blockSize).build();
-    int header = HConstants.HFILEBLOCK_HEADER_SIZE;
     for (int i = 0; i < keys.length; i++) {
       keys[i] = new BlockCacheKey(names.file(i), names.offset(i), true, BlockType.DATA);
-      byte[] bytes = new byte[header + blockSize];
-      System.arraycopy(names.content(i), 0, bytes, header, blockSize);
-      HFileBlock block = new HFileBlockBuilder()
-          .withBlockType(BlockType.DATA)
-          .withOnDiskSizeWithoutHeader(blockSize)
-          .withUncompressedSizeWithoutHeader(blockSize)
-          .withOnDiskDataSizeWithHeader(header + blockSize)
-          .withPrevBlockOffset(-1)
-          .withOffset(names.offset(i))
-          .withNextBlockOnDiskSize(-1)
-          .withFillHeader(true)
-          .withByteBuff(ByteBuff.wrap(ByteBuffer.wrap(bytes)))
-          .withHFileContext(context)
-          .withByteBuffAllocator(ByteBuffAllocator.HEAP)
-          .withShared(false)
-          .build();
+      HFileBlock block = HBaseBlocks.dataBlock(names.content(i), names.offset(i), context);
       cache.cacheBlock(keys[i], block);
       block.release(); // the reader's reference; the cache keeps its own
     }
