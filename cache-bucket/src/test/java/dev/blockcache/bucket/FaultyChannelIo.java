@@ -32,12 +32,13 @@ final class FaultyChannelIo implements ChannelIo {
     if (clock != null) {
       clock.addAndGet(slowMs);
     }
+    CountDownLatch held = gate; // read before signalling: the test may clear the field once told
     if (entered != null) {
       entered.countDown();
     }
-    if (gate != null) {
+    if (held != null) {
       try {
-        gate.await();
+        held.await();
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new IOException("interrupted in an injected slow read", e);
