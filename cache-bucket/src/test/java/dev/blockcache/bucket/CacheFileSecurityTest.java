@@ -1,8 +1,11 @@
 package dev.blockcache.bucket;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.blockcache.config.BucketCacheConfig;
+import dev.blockcache.config.ConfigException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,7 +17,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Who can read what the cache writes, and where it may write. Forbids: a cache file or an index checkpoint that
  * another user can read (block contents and the key of every cached block) — each must be mode 0600, even when a
- * file with wider permissions was there before.
+ * file with wider permissions was there before; and a persistent path that is relative (it would depend on the
+ * working directory), a directory, or under a missing directory being accepted at start instead of refused with an
+ * error naming {@value BucketCacheConfig#PERSISTENT_PATH}.
  */
 class CacheFileSecurityTest {
   @TempDir
@@ -47,5 +52,38 @@ class CacheFileSecurityTest {
       assertTrue(Files.size(index) > 0, "no checkpoint was written");
       assertEquals("rw-------", mode(index), "checkpoint " + index);
     }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"relative", "directory", "missing-parent", "parent-is-a-file"})
+  void aBadPersistentPathIsRefusedAtStartNamingTheKey(String kind) throws IOException {
+    String path;
+    switch (kind) {
+      case "relative":
+        path = "index";
+        break;
+      case "directory":
+        path = Files.createDirectory(dir.resolve("index")).toString();
+        break;
+      case "missing-parent":
+        path = dir.resolve("no/such/dir/index").toString();
+        break;
+      default:
+        path = Files.createFile(dir.resolve("plain")).resolve("index").toString();
+    }
+    BucketCacheConfig config = BucketCaches.config("file:" + dir.resolve("cache.bin"), 8L << 20)
+        .persistentPath(path).build();
+    ConfigException e = assertThrows(ConfigException.class, () -> {
+      BucketCache cache = BucketCaches.create(config);
+      try {
+        cache.start();
+      } finally {
+        cache.close();
+      }
+    });
+    assertEquals(BucketCacheConfig.PERSISTENT_PATH, e.key());
+    assertEquals(path, e.value());
+    // The refused start left no file lock behind: a cache on the same file starts.
+    BucketCaches.create(BucketCaches.config("file:" + dir.resolve("cache.bin"), 8L << 20).build()).close();
   }
 }
