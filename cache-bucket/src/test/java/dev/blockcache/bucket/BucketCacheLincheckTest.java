@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Test;
  * eviction returned must miss, a get after a drain of a cached block must hit. Views are released inside the
  * operation (Lincheck replays operations on instances it never validates, so a view kept across operations would
  * leak); {@link ViewReleaseRaceTest} races releases of held views. {@code -Dblockcache.race.long=true} explores
- * ten times as many interleavings.
+ * eight times as many scenarios.
  */
 @Param(name = "k", gen = IntGen.class, conf = "0:2")
 public class BucketCacheLincheckTest {
@@ -128,8 +128,8 @@ public class BucketCacheLincheckTest {
 
   @Test
   void modelChecking() {
-    int scale = Boolean.getBoolean("blockcache.race.long") ? 10 : 1;
-    new ModelCheckingOptions().iterations(8 * scale).invocationsPerIteration(100).threads(2).actorsPerThread(3)
+    int scale = Boolean.getBoolean("blockcache.race.long") ? 8 : 1;
+    new ModelCheckingOptions().iterations(4 * scale).invocationsPerIteration(100).threads(2).actorsPerThread(3)
         .actorsBefore(2)
         // netty's Unsafe accessors trip Lincheck 3.7 (an int memory offset where it expects a long): its calls are
         // run as atomic steps; interleavings are explored in this library's code, where the races are.
