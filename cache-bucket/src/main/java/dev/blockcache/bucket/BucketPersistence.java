@@ -3,6 +3,8 @@ package dev.blockcache.bucket;
 import dev.blockcache.bucket.index.IndexEntry;
 import dev.blockcache.bucket.persist.ConfigFingerprint;
 import dev.blockcache.bucket.persist.IndexPersister;
+import dev.blockcache.bucket.persist.PersistentPathCheck;
+import dev.blockcache.config.ConfigException;
 import java.nio.file.Path;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -28,11 +30,22 @@ final class BucketPersistence {
   private ScheduledExecutorService scheduler;
   private IndexPersister.Restored restored;
 
-  /** Persistence for {@code parts}, or null when no persistent path is configured or the engine cannot use it. */
+  /**
+   * Persistence for {@code parts}, or null when no persistent path is configured or the engine cannot use it.
+   *
+   * @throws ConfigException (after closing the engine) when the persistent path is unusable: see
+   *     {@link PersistentPathCheck}
+   */
   static BucketPersistence create(BucketCacheParts parts) {
     String path = parts.config.persistentPath();
     if (path == null) {
       return null;
+    }
+    try {
+      PersistentPathCheck.check(path);
+    } catch (ConfigException e) {
+      parts.engine.close(); // the constructor fails: nothing else would close the engine it was given
+      throw e;
     }
     if (!IndexPersister.canRestore(parts.engine, parts.config.checksumVerify())) {
       LOG.warn("L2 index not persisted to {}: engine {} ({}) cannot verify restored blocks; needs a persistent "

@@ -8,6 +8,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Set;
 import java.util.zip.CRC32C;
 
 /**
@@ -49,8 +52,10 @@ public final class IndexCheckpointWriter {
     ByteBuffer trailer = ByteBuffer.allocate(IndexFileLayout.TRAILER_LENGTH)
         .putLong(records.count).putInt((int) crc.getValue()).flip();
     Path tmp = path.resolveSibling(path.getFileName() + ".tmp");
-    try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-        StandardOpenOption.TRUNCATE_EXISTING)) {
+    // Created afresh, owner-only: the records name every cached block. A leftover .tmp keeps its old mode if reused.
+    Files.deleteIfExists(tmp);
+    try (FileChannel ch = FileChannel.open(tmp, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
+        ownerOnly(tmp))) {
       ByteBuffer[] parts = {header, body, trailer};
       long expected = IndexFileLayout.fileLength(records.count);
       long written = 0;
@@ -61,6 +66,13 @@ public final class IndexCheckpointWriter {
     }
     Files.move(tmp, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     return records.count;
+  }
+
+  /** Mode 0600 where the file system has POSIX permissions; nothing elsewhere. */
+  private static FileAttribute<?>[] ownerOnly(Path file) {
+    return file.getFileSystem().supportedFileAttributeViews().contains("posix")
+        ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))}
+        : new FileAttribute<?>[0];
   }
 
   /** Growable heap buffer of records; filled under segment read locks, so it never does IO. */

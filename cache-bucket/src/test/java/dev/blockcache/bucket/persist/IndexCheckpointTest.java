@@ -8,6 +8,7 @@ import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.CachePriority;
 import dev.blockcache.bucket.index.BlockIndex;
 import dev.blockcache.bucket.index.IndexEntry;
+import dev.blockcache.testing.Figures;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,6 +18,10 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+/**
+ * The index checkpoint file: round trip, and every truncation and random 1-3 bit mutation rejected before any record
+ * is handed out (2,000 mutated files in verify, 100,000 with {@code -Dblockcache.fuzz.long=true}).
+ */
 class IndexCheckpointTest {
   private static final long CONFIG = 0x1234_5678_9abc_def0L;
 
@@ -109,8 +114,10 @@ class IndexCheckpointTest {
     BlockIndex index = filled(200);
     new IndexCheckpointWriter(file, CONFIG).write(index);
     byte[] good = Files.readAllBytes(file);
-    int rounds = Boolean.getBoolean("blockcache.fuzz.long") ? 200_000 : 2_000;
+    int rounds = Boolean.getBoolean("blockcache.fuzz.long") ? 100_000 : 2_000;
     SplittableRandom rnd = new SplittableRandom(42);
+    long start = System.nanoTime();
+    int checked = 0;
     for (int i = 0; i < rounds; i++) {
       byte[] bad = good.clone();
       int flips = 1 + rnd.nextInt(3);
@@ -121,8 +128,11 @@ class IndexCheckpointTest {
       // CRC32C has Hamming distance >= 4 at this length: every 1..3-bit error is detected (flips may cancel).
       if (!java.util.Arrays.equals(bad, good)) {
         assertCorrupt(file, bad);
+        checked++;
       }
     }
+    new Figures("IndexCheckpointTest", "mutated-checkpoints").put("files", checked).put("rejected", checked)
+        .put("recordsHandedOut", 0).put("ms", (System.nanoTime() - start) / 1_000_000).print();
   }
 
   private void assertCorrupt(Path file, byte[] content) throws IOException {
