@@ -189,6 +189,12 @@ public final class BucketCache implements BlockCache {
     if (parts.ramCache.putIfAbsent(write) != null) {
       return CacheResult.ALREADY_CACHED;
     }
+    // Looked at again after entering the RAM cache: a writer publishes a block in the index before it leaves the
+    // RAM cache, so a block that left it between the first look and putIfAbsent is in the index now.
+    if (parts.index.peek(key) != IndexEntry.ABSENT) {
+      parts.ramCache.remove(write);
+      return CacheResult.ALREADY_CACHED;
+    }
     if (!pipeline.submit(write)) {
       parts.ramCache.remove(write);
       return CacheResult.QUEUE_FULL;
