@@ -87,23 +87,22 @@ final class SpaceReclaimer {
     index.removeEntries(entry -> IndexEntry.offset(entry) >= start && IndexEntry.offset(entry) < end, evicted);
   }
 
+  /** Evicts blocks of {@code length}'s size class, counted in items (a block takes one whatever its length). */
   private long evictSizeClass(int length) {
     int sizeClass = allocator.sizeClassOf(length);
-    int itemSize = allocator.itemSize(sizeClass);
     long usedItems = allocator.stats().sizeClasses().get(sizeClass).usedItems();
-    long items = Math.max(1, (long) Math.ceil(usedItems * config.extraFreeFactor()));
-    long remaining = items * itemSize;
+    long remaining = Math.max(1, (long) Math.ceil(usedItems * config.extraFreeFactor()));
     LongPredicate inClass = entry -> allocator.sizeClassOf(IndexEntry.length(entry)) == sizeClass;
-    long freed = 0;
+    long evicted = 0;
     for (CachePriority p : CachePriority.values()) {
       if (remaining <= 0) {
         break;
       }
-      long bytes = index.evict(p, remaining, inClass, evicted);
-      freed += bytes;
-      remaining -= bytes;
+      long items = index.evictEntries(p, remaining, inClass, this.evicted);
+      evicted += items;
+      remaining -= items;
     }
-    return freed;
+    return evicted;
   }
 
   private long evictPlanned(long bytesToFree, long minSize) {

@@ -12,6 +12,7 @@ import dev.blockcache.api.CacheOptions;
 import dev.blockcache.api.CacheResult;
 import dev.blockcache.api.ReadOptions;
 import dev.blockcache.bucket.index.IndexEntry;
+import dev.blockcache.config.BucketCacheConfig;
 import dev.blockcache.testing.Blocks;
 import io.netty.buffer.ByteBuf;
 import org.junit.jupiter.api.Test;
@@ -211,6 +212,29 @@ class BucketCacheTest {
       ByteBuf b = cache.getBlock(big, DATA);
       assertNotNull(b, "no room made for a block of an empty size class: " + cache.metrics().allocator());
       b.release();
+    }
+  }
+
+  /**
+   * The size-class pass frees items, not bytes: blocks much smaller than their item size must not make it evict more
+   * blocks than the items it asked for (one here: ceil(8 used items x extraFreeFactor 0.10)).
+   */
+  @Test
+  void theSizeClassPassEvictsItemsNotBytes() {
+    BucketCacheConfig config = BucketCaches.config("heap", 4096).bucketSizes(256, 512).build();
+    try (BucketCache cache = BucketCaches.create(config)) {
+      assertEquals(CacheResult.CACHED, put(cache, BlockKey.of("big", 0), 400)); // bucket 0 goes to the 512 class
+      cache.drainWriters();
+      for (int i = 0; i < 8; i++) { // bucket 1: the 256 class, full; 2560 of 4096 bytes used, below acceptFactor
+        assertEquals(CacheResult.CACHED, put(cache, BlockKey.of("small", i), 100));
+        cache.drainWriters();
+      }
+      assertEquals(0, cache.stats().evictedBlockCount());
+      assertEquals(CacheResult.CACHED, put(cache, BlockKey.of("small", 8), 100));
+      cache.drainWriters();
+      assertEquals(1, cache.stats().evictedBlockCount(), "blocks evicted to make one 256-byte item free");
+      assertEquals(9, cache.blockCount());
+      assertEquals(512 + 8 * 256, cache.metrics().allocator().usedItemBytes());
     }
   }
 }

@@ -4,6 +4,7 @@ import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.CachePriority;
 import java.util.Objects;
 import java.util.function.LongPredicate;
+import java.util.function.LongUnaryOperator;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -83,6 +84,9 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class BlockIndex {
   private static final LongPredicate ANY = entry -> true;
+  /** Eviction weights: bytes (stored length), or one per entry. */
+  private static final LongUnaryOperator BY_LENGTH = IndexEntry::length;
+  private static final LongUnaryOperator ONE_EACH = entry -> 1;
 
   /** Bits of the fingerprint that carry the file tag: 24 keeps 40 key bits per file while tags rarely collide. */
   public static final int TAG_BITS = 24;
@@ -238,9 +242,25 @@ public final class BlockIndex {
    * visits, so a rare kind of entry may cost a revolution.
    */
   public long evict(CachePriority priority, long bytesToFree, LongPredicate accept, EntrySink sink) {
+    return sweep(priority, bytesToFree, accept, BY_LENGTH, sink);
+  }
+
+  /**
+   * {@link #evict(CachePriority, long, LongPredicate, EntrySink)} counting entries instead of bytes: removes
+   * {@code count} accepted entries (fewer if there are not enough). For a size class, where every entry takes one
+   * item whatever its length.
+   *
+   * @return entries removed
+   */
+  public long evictEntries(CachePriority priority, long count, LongPredicate accept, EntrySink sink) {
+    return sweep(priority, count, accept, ONE_EACH, sink);
+  }
+
+  private long sweep(CachePriority priority, long need, LongPredicate accept, LongUnaryOperator weight,
+      EntrySink sink) {
     Objects.requireNonNull(sink, "sink");
     Objects.requireNonNull(accept, "accept");
-    if (bytesToFree <= 0) {
+    if (need <= 0) {
       return 0;
     }
     int p = priority.ordinal();
@@ -248,19 +268,19 @@ public final class BlockIndex {
     synchronized (hand) {
       int n = segments.length;
       hand.candidates = 0;
-      long freed = 0;
+      long removed = 0;
       // 2n + 1 visits: two revolutions plus the start of the segment the hand started in.
-      for (int visit = 0; visit <= 2 * n && freed < bytesToFree; visit++) {
-        freed += segments[hand.segment].sweep(p, bytesToFree - freed, accept, hand, sink);
+      for (int visit = 0; visit <= 2 * n && removed < need; visit++) {
+        removed += segments[hand.segment].sweep(p, need - removed, accept, weight, hand, sink);
         if (hand.slot != 0) {
-          break; // stopped inside the segment: enough freed
+          break; // stopped inside the segment: enough removed
         }
         hand.segment = (hand.segment + 1) & (n - 1);
         if (visit == n && hand.candidates == 0) {
           break; // a full revolution (back past where the hand started) found no entry of this priority
         }
       }
-      return freed;
+      return removed;
     }
   }
 

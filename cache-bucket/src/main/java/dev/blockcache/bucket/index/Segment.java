@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.StampedLock;
 import java.util.function.LongPredicate;
+import java.util.function.LongUnaryOperator;
 
 /**
  * One stripe of {@link BlockIndex}: an open-addressing hash table with linear probing and backward-shift deletion
@@ -334,12 +335,12 @@ final class Segment {
 
   /**
    * One CLOCK pass over this segment for entries of priority {@code p}, from slot {@code hand.slot} to the end.
-   * Referenced entries lose their bit; unreferenced ones are chosen until {@code need} bytes are, then removed (to
-   * {@code sink}) after the scan, so that no backward shift can move an examined entry in front of the scan and
+   * Referenced entries lose their bit; unreferenced ones are chosen until their {@code weight}s (bytes, or 1 per
+   * entry) add up to {@code need}, then removed (to {@code sink}) after the scan, so that no backward shift can move an examined entry in front of the scan and
    * have it examined twice. Updates {@code hand.slot} (where the next pass resumes, or 0 when the segment is done)
-   * and {@code hand.candidates}; returns the bytes freed.
+   * and {@code hand.candidates}; returns the weight removed.
    */
-  long sweep(int p, long need, LongPredicate accept, ClockHand hand, EntrySink sink) {
+  long sweep(int p, long need, LongPredicate accept, LongUnaryOperator weight, ClockHand hand, EntrySink sink) {
     long stamp = lock.writeLock();
     try {
       if (countByPriority[p] == 0) {
@@ -359,7 +360,7 @@ final class Segment {
             t[2 * i + 1] = stored & ~REF_BIT;
           } else {
             victims = hand.addVictim(victims, t[2 * i]);
-            freed += IndexEntry.length(stored);
+            freed += weight.applyAsLong(stored & ~REF_BIT);
           }
         }
       }

@@ -181,6 +181,23 @@ class BlockIndexTest {
   }
 
   @Test
+  void evictEntriesCountsEntriesWhateverTheirLength() {
+    BlockIndex index = new BlockIndex(1000);
+    for (int i = 0; i < 100; i++) {
+      index.putIfAbsent(key("f", i), entry(i, 10 + i * 100, CachePriority.SINGLE));
+    }
+    List<Long> evicted = new ArrayList<>();
+    assertEquals(7, index.evictEntries(CachePriority.SINGLE, 7, e -> IndexEntry.length(e) > 5_000, evicted::add));
+    assertEquals(7, evicted.size());
+    for (long e : evicted) {
+      assertTrue(IndexEntry.length(e) > 5_000, "only accepted entries go");
+    }
+    assertEquals(93, index.size());
+    assertEquals(93, index.evictEntries(CachePriority.SINGLE, 1_000, e -> true, e -> { }), "fewer when short");
+    assertEquals(0, index.size());
+  }
+
+  @Test
   void evictFreesAtLeastTheRequestedBytesAndOnlyOfItsPriority() {
     BlockIndex index = new BlockIndex(1000);
     for (int i = 0; i < 300; i++) {
