@@ -229,7 +229,10 @@ public final class BucketCache implements BlockCache {
 
   @Override
   public boolean evictBlock(BlockKey key) {
-    boolean removed = parts.ramCache.remove(key) != null;
+    PendingWrite waiting = parts.ramCache.remove(key);
+    if (waiting != null) {
+      waiting.withdraw();
+    }
     long entry = parts.index.peek(key);
     while (entry != IndexEntry.ABSENT) {
       if (parts.index.remove(key, entry)) {
@@ -238,12 +241,12 @@ public final class BucketCache implements BlockCache {
       }
       entry = parts.index.peek(key);
     }
-    return removed;
+    return waiting != null;
   }
 
   @Override
   public int evictBlocksByFile(String file) {
-    int waiting = parts.ramCache.removeFile(file, w -> { });
+    int waiting = parts.ramCache.removeFile(file, PendingWrite::withdraw);
     return waiting + parts.index.removeFile(file, parts.removed);
   }
 

@@ -24,9 +24,10 @@ import org.slf4j.LoggerFactory;
  *
  * <h2>Publication order</h2>
  * The slot is written completely before the index maps the key to it, so a reader that finds the key in the index
- * reads a finished slot. If the block left the RAM cache while it was being written ({@code evictBlock},
- * {@code evictBlocksByFile} or {@code close} ran), the writer takes its own index entry back out, so an eviction
- * that raced with the write still wins. A slot that ends up unpublished goes back through the pin table, never
+ * reads a finished slot. An eviction ({@code evictBlock}, {@code evictBlocksByFile}) that took the block out of
+ * the RAM cache withdrew it, and a withdrawn block is not published (see {@link PendingWrite#publishIn}); if the
+ * block left the RAM cache otherwise ({@code close}), the writer takes its own index entry back out. Either way an
+ * eviction that raced with the write wins. A slot that ends up unpublished goes back through the pin table, never
  * straight to the allocator: a reader may have pinned the offset from an older entry.
  *
  * <p>Thread-safety: called by every writer thread concurrently; holds no state of its own.
@@ -76,7 +77,7 @@ final class SlotWriter implements BlockWriter {
     }
     long entry = IndexEntry.pack(offset, stored, w.priority(), w.block().category());
     BlockIndex index = parts.index;
-    if (index.putIfAbsent(w.key(), entry) != IndexEntry.ABSENT) {
+    if (!w.publishIn(index, entry)) {
       parts.ramCache.remove(w);
       parts.pins.freeWhenUnpinned(offset, stored);
       return;

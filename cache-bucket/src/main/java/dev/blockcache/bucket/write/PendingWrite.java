@@ -2,18 +2,27 @@ package dev.blockcache.bucket.write;
 
 import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.CachePriority;
+import dev.blockcache.bucket.index.BlockIndex;
+import dev.blockcache.bucket.index.IndexEntry;
 import dev.blockcache.buffer.HeapBlock;
 
 /**
  * A block accepted by {@code cacheBlock} and waiting for a writer thread: its key, a heap copy of its bytes (readable
  * by gets while it waits) and the priority it enters with.
  *
- * <p>Thread-safety: immutable.
+ * <p>An eviction that takes a waiting block out of the RAM cache {@linkplain #withdraw withdraws} it; its writer
+ * publishes the slot only through {@link #publishIn}, which does nothing once the block is withdrawn. The two are
+ * atomic with respect to each other, so an evicted block is never visible in the index afterwards, not even for
+ * the instant before its writer notices.
+ *
+ * <p>Thread-safety: key, block and priority are immutable; the withdrawn flag is guarded by this object's monitor.
  */
 public final class PendingWrite {
   private final BlockKey key;
   private final HeapBlock block;
   private final CachePriority priority;
+  /** Guarded by this. */
+  private boolean withdrawn;
 
   public PendingWrite(BlockKey key, HeapBlock block, CachePriority priority) {
     this.key = key;
@@ -31,5 +40,19 @@ public final class PendingWrite {
 
   public CachePriority priority() {
     return priority;
+  }
+
+  /** Marks the block evicted before (or while) its writer publishes it; see {@link #publishIn}. */
+  public synchronized void withdraw() {
+    withdrawn = true;
+  }
+
+  /**
+   * Maps the key to {@code entry} in {@code index} unless the block was withdrawn or the key is mapped already.
+   *
+   * @return true if this call mapped the key; on false the caller still owns the slot {@code entry} names
+   */
+  public synchronized boolean publishIn(BlockIndex index, long entry) {
+    return !withdrawn && index.putIfAbsent(key, entry) == IndexEntry.ABSENT;
   }
 }
