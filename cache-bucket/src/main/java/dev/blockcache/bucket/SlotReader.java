@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Reads a block from its slot: a zero-copy view for memory engines (the default), a heap copy when configured, or a
- * verified read into a fresh buffer for engines that are not memory.
+ * verified read into a pooled buffer for engines that are not memory.
  *
  * <h2>Slot pinning (memory engines)</h2>
  * <ol>
@@ -26,11 +26,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * </ol>
  * The engine's memory is released only once the cache is closed and no slot is pinned, whichever comes last.
  *
- * <p>Engines that are not memory are read into a new buffer and checked (key and CRC32C, the latter unless
+ * <p>Engines that are not memory are read into a buffer taken from a {@link ReadBufferPool} and checked (key and CRC32C, the latter unless
  * {@code hbase.bucketcache.checksum.verify} is false) after the read, so a slot reused during the read is detected
  * rather than prevented. A slot that fails the check while the index still maps the key to it is corrupt: the entry
  * is evicted, counted and logged (rate-limited), and the get misses. An IO error is counted, reported to the
- * {@link IoErrorTolerance} and also served as a miss; no exception reaches the caller.
+ * {@link IoErrorTolerance} and also served as a miss; no exception reaches the caller. A block that passes is handed
+ * out as a {@link BlockBuf} view of the buffer, whose last release gives the buffer back to the pool.
  *
  * <p>Thread-safety: safe for concurrent use.
  */
@@ -39,6 +40,8 @@ final class SlotReader implements ViewOwner {
   private final BucketCacheParts parts;
   private final boolean zeroCopy;
   private final boolean verifyChecksum;
+  /** Buffers that gets on engines that are not memory read into; see {@link ReadBufferPool}. */
+  private final ReadBufferPool readBuffers;
   private volatile boolean closed;
   private final AtomicBoolean engineReleased = new AtomicBoolean();
 
@@ -46,6 +49,7 @@ final class SlotReader implements ViewOwner {
     this.parts = parts;
     this.zeroCopy = parts.engine.isMemory() && !parts.config.copyOnRead();
     this.verifyChecksum = parts.config.checksumVerify();
+    this.readBuffers = new ReadBufferPool(parts.allocator);
   }
 
   /**
@@ -99,37 +103,39 @@ final class SlotReader implements ViewOwner {
     }
     int stored = IndexEntry.length(entry);
     long offset = IndexEntry.offset(entry);
-    ByteBuf slot;
+    ReadBufferPool.ReadBuffer taken = readBuffers.take(stored);
+    ByteBuf slot = taken.buffer();
     try {
-      slot = parts.engine.read(offset, stored);
+      parts.engine.readInto(offset, slot, stored);
     } catch (IOException e) {
+      readBuffers.giveBack(taken);
       parts.counters.ioError();
       parts.ioErrors.failed(parts.engine.spec(), e);
       parts.ioWarnings.warn("L2 read of {} bytes at offset {} failed: {}", stored, offset, e.toString());
       return null;
     } catch (RuntimeException e) {
+      readBuffers.giveBack(taken);
       // Not the device: e.g. the engine closed under a racing get. A miss, and no IO-error window.
       parts.ioWarnings.warn("L2 read of {} bytes at offset {} failed: {}", stored, offset, e.toString());
       return null;
     }
     parts.ioErrors.succeeded();
-    int index = slot.readerIndex();
-    int blockLength = slot.getInt(index + BlockHeader.LENGTH_OFFSET);
-    int headerLength = BlockHeader.verifyKey(slot, index, key, blockLength);
+    int blockLength = slot.getInt(BlockHeader.LENGTH_OFFSET);
+    int headerLength = BlockHeader.verifyKey(slot, 0, key, blockLength);
     if (headerLength < 0 || headerLength + blockLength != stored) {
-      slot.release();
+      readBuffers.giveBack(taken);
       parts.counters.headerMismatch();
       evictIfStillMapped(key, entry, "header");
       return null;
     }
-    if (verifyChecksum && !BlockHeader.verifyChecksum(slot, index, headerLength)) {
-      slot.release();
+    if (verifyChecksum && !BlockHeader.verifyChecksumOwned(slot, 0, headerLength)) {
+      readBuffers.giveBack(taken);
       parts.counters.checksumMismatch();
       evictIfStillMapped(key, entry, "CRC32C");
       return null;
     }
-    // The slice shares the read buffer's single reference: releasing the slice releases the buffer.
-    return slot.slice(index + headerLength, blockLength).asReadOnly();
+    // The view's last release gives the buffer back to the pool (the ReadBuffer is the view's owner).
+    return BlockBuf.of(slot, headerLength, blockLength, taken, 0);
   }
 
   /**
@@ -179,6 +185,7 @@ final class SlotReader implements ViewOwner {
   /** Refuses new reads; the engine's memory is released now or by the last unpin. */
   void close() {
     closed = true;
+    readBuffers.close();
     releaseEngineIfUnpinned();
   }
 

@@ -96,28 +96,50 @@ public abstract class IoEngine implements AutoCloseable {
   public final ByteBuf read(long offset, int length) throws IOException {
     checkOpen();
     checkRange(offset, length);
-    long start = System.nanoTime();
     ByteBuf dst = allocateReadBuffer(length);
     try {
-      readImpl(offset, dst, length);
+      readInto(offset, dst, length);
     } catch (IOException | RuntimeException e) {
       dst.release();
-      errors.increment();
-      if (e instanceof UncheckedIOException) {
-        throw ((UncheckedIOException) e).getCause();
-      }
       throw e;
     }
-    if (dst.readableBytes() != length) {
-      int got = dst.readableBytes();
-      dst.release();
+    return dst;
+  }
+
+  /**
+   * Appends {@code length} bytes read at {@code offset} to {@code dst} (from its writer index, which must leave room
+   * for them). The caller keeps ownership of {@code dst}; on failure its contents past the old writer index are
+   * unspecified. File engines read fastest into a direct buffer.
+   */
+  public final void readInto(long offset, ByteBuf dst, int length) throws IOException {
+    checkOpen();
+    checkRange(offset, length);
+    if (dst.maxWritableBytes() < length) {
+      throw new IllegalArgumentException(spec + ": a read of " + length + " bytes into a buffer with room for "
+          + dst.maxWritableBytes());
+    }
+    long start = System.nanoTime();
+    int from = dst.writerIndex();
+    try {
+      readImpl(offset, dst, length);
+    } catch (IOException e) {
+      errors.increment();
+      throw e;
+    } catch (UncheckedIOException e) {
+      errors.increment();
+      throw e.getCause();
+    } catch (RuntimeException e) {
+      errors.increment();
+      throw e;
+    }
+    if (dst.writerIndex() - from != length) {
+      int got = dst.writerIndex() - from;
       errors.increment();
       throw new IOException(spec + ": short read at offset " + offset + ": " + got + " of " + length + " bytes");
     }
     readNanos.add(System.nanoTime() - start);
     reads.increment();
     bytesRead.add(length);
-    return dst;
   }
 
   /**

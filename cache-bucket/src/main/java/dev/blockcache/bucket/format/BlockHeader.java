@@ -202,6 +202,20 @@ public final class BlockHeader {
     return crc32c(slot, index + headerLength, length) == slot.getInt(index + CRC_OFFSET);
   }
 
+  /**
+   * {@link #verifyChecksum} for a buffer that only the calling thread uses (a read's own buffer): it reads through
+   * the buffer's internal NIO view, which allocates nothing once the buffer has made one.
+   */
+  public static boolean verifyChecksumOwned(ByteBuf slot, int index, int headerLength) {
+    if (slot.nioBufferCount() != 1) {
+      return verifyChecksum(slot, index, headerLength);
+    }
+    int length = slot.getInt(index + LENGTH_OFFSET);
+    CRC32C crc = new CRC32C();
+    crc.update(slot.internalNioBuffer(index + headerLength, length));
+    return (int) crc.getValue() == slot.getInt(index + CRC_OFFSET);
+  }
+
   /** The category stored in the header at {@code index}. */
   public static BlockCategory category(ByteBuf slot, int index) {
     int ordinal = slot.getUnsignedByte(index + CATEGORY_OFFSET);

@@ -73,6 +73,30 @@ public abstract class IoEngineContractTest {
   }
 
   @Test
+  void readIntoAppendsAtTheWriterIndexOfTheCallersBuffer() throws IOException {
+    byte[] data = bytes(5000, 11);
+    engine.write(SEGMENT - 100, Unpooled.wrappedBuffer(data));
+    ByteBuf dst = io.netty.buffer.PooledByteBufAllocator.DEFAULT.directBuffer(6000, 6000);
+    try {
+      dst.writeInt(0x5EED);
+      engine.readInto(SEGMENT - 100, dst, 5000);
+      assertEquals(1, dst.refCnt(), "the caller keeps its buffer");
+      assertEquals(0x5EED, dst.readInt());
+      byte[] out = new byte[5000];
+      dst.readBytes(out);
+      assertArrayEquals(data, out);
+      dst.clear().writerIndex(2000);
+      IllegalArgumentException e =
+          assertThrows(IllegalArgumentException.class, () -> engine.readInto(0, dst, 4001));
+      assertTrue(e.getMessage().contains("4001"), e.getMessage());
+      assertThrows(IndexOutOfBoundsException.class, () -> engine.readInto(CAPACITY - 1, dst, 2));
+      assertEquals(2000, dst.writerIndex(), "a refused read leaves the buffer alone");
+    } finally {
+      dst.release();
+    }
+  }
+
+  @Test
   void outOfBoundsAccessNamesTheRange() {
     ByteBuf two = Unpooled.wrappedBuffer(new byte[2]);
     IndexOutOfBoundsException e =
