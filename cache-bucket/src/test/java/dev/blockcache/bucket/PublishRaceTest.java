@@ -28,21 +28,30 @@ class PublishRaceTest {
   private static final int BLOCKS = 40_000;
   private static final int LENGTH = 64;
 
-  @Test
-  void aCachedBlockIsNeverMissedWhileItsWriterPublishesIt() {
+  private static BucketCache startedCache() {
     BucketCache cache = BucketCaches.create(BucketCaches.config("heap", 32L << 20).bucketSizes(256, 1024)
         .queueAdditionWaitTimeMs(10_000).build());
     cache.start();
+    return cache;
+  }
+
+  private static void put(BucketCache cache, BlockKey key) {
+    ByteBuf source = Blocks.payload(key, LENGTH);
+    try {
+      assertEquals(CacheResult.CACHED, cache.cacheBlock(key, source, CacheOptions.of(BlockCategory.DATA)));
+    } finally {
+      source.release();
+    }
+  }
+
+  @Test
+  void aCachedBlockIsNeverMissedWhileItsWriterPublishesIt() {
+    BucketCache cache = startedCache();
     int misses = 0;
     try {
       for (int i = 0; i < BLOCKS; i++) {
         BlockKey key = BlockKey.of("f", i * 100L);
-        ByteBuf source = Blocks.payload(key, LENGTH);
-        try {
-          assertEquals(CacheResult.CACHED, cache.cacheBlock(key, source, CacheOptions.of(BlockCategory.DATA)));
-        } finally {
-          source.release();
-        }
+        put(cache, key);
         for (int back = 0; back < 3 && back <= i; back++) {
           BlockKey recent = BlockKey.of("f", (i - back) * 100L);
           ByteBuf block = cache.getBlock(recent, ReadOptions.of(BlockCategory.DATA));
@@ -63,19 +72,12 @@ class PublishRaceTest {
 
   @Test
   void aBlockEvictedWhileItsWriterWritesItNeverReappears() {
-    BucketCache cache = BucketCaches.create(BucketCaches.config("heap", 32L << 20).bucketSizes(256, 1024)
-        .queueAdditionWaitTimeMs(10_000).build());
-    cache.start();
+    BucketCache cache = startedCache();
     int reappeared = 0;
     try {
       for (int i = 0; i < BLOCKS; i++) {
         BlockKey key = BlockKey.of("f", i * 100L);
-        ByteBuf source = Blocks.payload(key, LENGTH);
-        try {
-          assertEquals(CacheResult.CACHED, cache.cacheBlock(key, source, CacheOptions.of(BlockCategory.DATA)));
-        } finally {
-          source.release();
-        }
+        put(cache, key);
         for (int spin = i % 64; spin > 0; spin--) {
           Thread.onSpinWait(); // varies where in the writer's work the eviction lands
         }
