@@ -244,6 +244,12 @@ public final class BucketCache implements BlockCache {
     return waiting != null;
   }
 
+  /**
+   * Counts each block once. A block whose writer published it but had not yet taken it out of the RAM cache is in
+   * both; taken out of the RAM cache here, it counts only when the index removal below finds it (its writer leaves
+   * the entry alone once it lost the block from the RAM cache). The index is swept after the RAM cache, so it still
+   * holds every block published before its withdrawal.
+   */
   @Override
   public int evictBlocksByFile(String file) {
     int waiting = parts.ramCache.removeFile(file, PendingWrite::withdraw);

@@ -3,7 +3,7 @@ package dev.blockcache.bucket;
 import dev.blockcache.api.BlockKey;
 import dev.blockcache.bucket.write.PendingWrite;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * The blocks that {@code cacheBlock} accepted and no writer has finished yet, readable by gets while they wait.
@@ -40,12 +40,15 @@ final class RamCache {
     return pending.remove(key);
   }
 
-  /** Removes every waiting block of {@code file}, passing each to {@code removed}; cost: the blocks waiting. */
-  int removeFile(String file, Consumer<PendingWrite> removed) {
+  /**
+   * Removes every waiting block of {@code file}, passing each to {@code removed}; cost: the blocks waiting.
+   *
+   * @return how many of them {@code removed} returned true for
+   */
+  int removeFile(String file, Predicate<PendingWrite> removed) {
     int count = 0;
     for (PendingWrite w : pending.values()) {
-      if (w.key().file().equals(file) && pending.remove(w.key(), w)) {
-        removed.accept(w);
+      if (w.key().file().equals(file) && pending.remove(w.key(), w) && removed.test(w)) {
         count++;
       }
     }

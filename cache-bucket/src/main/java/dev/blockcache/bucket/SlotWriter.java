@@ -25,8 +25,11 @@ import org.slf4j.LoggerFactory;
  * <h2>Publication order</h2>
  * The slot is written completely before the index maps the key to it, so a reader that finds the key in the index
  * reads a finished slot. An eviction ({@code evictBlock}, {@code evictBlocksByFile}) that took the block out of
- * the RAM cache withdrew it, and a withdrawn block is not published (see {@link PendingWrite#publishIn}); if the
- * block left the RAM cache otherwise ({@code close}), the writer takes its own index entry back out. Either way an
+ * the RAM cache withdrew it, and a withdrawn block is not published (see {@link PendingWrite#publishIn}). A block
+ * taken out of the RAM cache after its publish is in the index, and whoever took it out removes it there: the
+ * evictions look in the index after withdrawing, and {@code close} clears the index once the writers have stopped.
+ * The writer then leaves the entry alone, so that the eviction finds and counts it (had the writer taken it back
+ * out, {@code evictBlocksByFile} would have counted the block neither as waiting nor as indexed). Either way an
  * eviction that raced with the write wins. A slot that ends up unpublished goes back through the pin table, never
  * straight to the allocator: a reader may have pinned the offset from an older entry.
  *
@@ -83,10 +86,8 @@ final class SlotWriter implements BlockWriter {
       return;
     }
     parts.counters.blockAdded(w.block().category());
-    if (!parts.ramCache.remove(w) && index.remove(w.key(), entry)) {
-      parts.counters.blockRemoved(w.block().category());
-      parts.pins.freeWhenUnpinned(offset, stored);
-    }
+    // False if an eviction or close took the block out of the RAM cache after the publish: it removes the entry.
+    parts.ramCache.remove(w);
   }
 
   private boolean writeSlot(PendingWrite w, long offset, int stored) {

@@ -1,12 +1,15 @@
 package dev.blockcache.bucket;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.blockcache.api.BlockCategory;
 import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.CacheOptions;
 import dev.blockcache.api.ReadOptions;
+import dev.blockcache.bucket.index.IndexEntry;
 import dev.blockcache.testing.Blocks;
 import io.netty.buffer.ByteBuf;
 import java.util.ArrayList;
@@ -22,6 +25,13 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Readers, writers and evictors on a started offheap L2 much smaller than the data: every byte served is checked
  * against its key, allocated slot bytes never exceed capacity, and when the threads stop no slot is pinned, every
  * deferred free has happened and (through the leak check) no buffer leaked.
+ *
+ * <p>The readers are made to overlap the mutating threads rather than trusted to: the writers and the evictor start
+ * only after every reader has hit a prefilled block, and the readers go on until the writers and the evictor are done.
+ * Before, the threads started together and nothing ordered them: on a loaded 2-core machine the evictor ran first
+ * and emptied the prefill (evict-by-file of file-0 plus random evicts, in about a millisecond), the readers then did
+ * their 20,000 gets on an empty cache before the writers had put anything, and the run failed with "no hit at all"
+ * (about 1 run in 10 under load, both variants).
  */
 class BucketCacheStressTest {
   private static final int READERS = 3;
@@ -42,8 +52,7 @@ class BucketCacheStressTest {
   @ValueSource(booleans = {false, true})
   void readersWritersAndEvictorsNeverSeeAWrongByteNorPassCapacity(boolean inline) throws Exception {
     BucketCache cache = BucketCaches.create(BucketCaches.config("offheap", 16L << 20).writerInline(inline).build());
-    // Blocks the readers can hit from their first read: on a loaded machine the readers may finish before the
-    // writer threads write anything (seen once as "no hit at all" in a long run).
+    // Blocks the readers hit first, before the writers and the evictor start (see the class notes).
     for (int i = 0; i < PREFILLED; i++) {
       BlockKey key = BlockKey.of("file-0", i * 65536L);
       ByteBuf source = Blocks.payload(key, lengthOf(key));
@@ -54,20 +63,50 @@ class BucketCacheStressTest {
       }
       cache.drainWriters();
     }
+    // Prefilled blocks still cached (a starved size class may have evicted a few while prefilling); nothing evicts
+    // them before every reader has hit one, since the writers and the evictor wait for that.
+    List<BlockKey> present = new ArrayList<>();
+    for (int i = 0; i < PREFILLED; i++) {
+      BlockKey key = BlockKey.of("file-0", i * 65536L);
+      if (cache.parts().index.peek(key) != IndexEntry.ABSENT) {
+        present.add(key);
+      }
+    }
+    assertFalse(present.isEmpty(), "the prefill left nothing cached");
     cache.start();
     long capacity = cache.capacity();
     AtomicReference<Throwable> failure = new AtomicReference<>();
     AtomicLong hits = new AtomicLong();
     AtomicLong peakUsed = new AtomicLong();
     CountDownLatch start = new CountDownLatch(1);
+    CountDownLatch readersHit = new CountDownLatch(READERS);
+    CountDownLatch mutatorsDone = new CountDownLatch(WRITERS + 1);
     List<Thread> threads = new ArrayList<>();
     for (int t = 0; t < READERS + WRITERS + 1; t++) {
       int role = t < READERS ? 0 : t < READERS + WRITERS ? 1 : 2;
+      BlockKey firstRead = present.get(t % present.size());
       Thread thread = new Thread(() -> {
         try {
           start.await();
+          if (role == 0) {
+            try {
+              ByteBuf block = cache.getBlock(firstRead, ReadOptions.of(BlockCategory.DATA));
+              assertNotNull(block, "prefilled " + firstRead + " missed before any eviction");
+              try {
+                Blocks.verify(firstRead, lengthOf(firstRead), block);
+                hits.incrementAndGet();
+              } finally {
+                block.release();
+              }
+            } finally {
+              readersHit.countDown(); // also on failure: the others must not wait for this reader
+            }
+          } else {
+            readersHit.await();
+          }
           ThreadLocalRandom random = ThreadLocalRandom.current();
-          for (int i = 0; i < OPS && failure.get() == null; i++) {
+          // Readers: at least OPS gets, and on until the writers and the evictor are done.
+          for (int i = 0; (i < OPS || role == 0 && mutatorsDone.getCount() > 0) && failure.get() == null; i++) {
             BlockKey key = randomKey(random);
             if (role == 0) {
               ByteBuf block = cache.getBlock(key, ReadOptions.of(BlockCategory.DATA));
@@ -98,6 +137,10 @@ class BucketCacheStressTest {
           }
         } catch (Throwable e) {
           failure.compareAndSet(null, e);
+        } finally {
+          if (role != 0) {
+            mutatorsDone.countDown();
+          }
         }
       }, "stress-" + t);
       threads.add(thread);

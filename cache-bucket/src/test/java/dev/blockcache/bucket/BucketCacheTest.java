@@ -11,7 +11,9 @@ import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.CacheOptions;
 import dev.blockcache.api.CacheResult;
 import dev.blockcache.api.ReadOptions;
+import dev.blockcache.bucket.format.BlockHeader;
 import dev.blockcache.bucket.index.IndexEntry;
+import dev.blockcache.bucket.write.PendingWrite;
 import dev.blockcache.config.BucketCacheConfig;
 import dev.blockcache.testing.Blocks;
 import io.netty.buffer.ByteBuf;
@@ -151,6 +153,37 @@ class BucketCacheTest {
       assertNull(cache.getBlock(key, DATA));
       assertEquals(0, cache.blockCount());
       assertEquals(0, cache.parts().allocator.stats().usedItemBytes());
+    }
+  }
+
+  /**
+   * The writer's state between publishing a block and taking it out of the RAM cache, set up by hand: the block is
+   * both waiting and indexed. {@code evictBlocksByFile} counts it once (it counted it twice, as waiting and as
+   * indexed), removes the entry and frees the slot; the writer, finding its block gone, leaves the index alone.
+   */
+  @Test
+  void evictBlocksByFileCountsABlockPublishedButStillWaitingOnce() throws Exception {
+    try (BucketCache cache = BucketCaches.create(BucketCaches.config("heap", 8L << 20).build())) {
+      BucketCacheParts parts = cache.parts();
+      BlockKey key = BlockKey.of("f", 0);
+      put(cache, key, 100);
+      PendingWrite w = parts.ramCache.get(key);
+      int stored = BlockHeader.headerLength(key) + w.block().length();
+      long offset = parts.allocator.allocate(stored);
+      ByteBuf block = w.block().newView();
+      try {
+        SlotWriter.writeInPlace(parts.engine, key, w.block().category(), block, offset, stored);
+      } finally {
+        block.release();
+      }
+      assertTrue(w.publishIn(parts.index, IndexEntry.pack(offset, stored, w.priority(), w.block().category())));
+
+      assertEquals(1, cache.evictBlocksByFile("f"));
+      assertEquals(IndexEntry.ABSENT, parts.index.peek(key));
+      cache.drainWriters(); // the queued block is no longer the one waiting for its key: the writer skips it
+      assertNull(cache.getBlock(key, DATA));
+      assertEquals(0, cache.blockCount());
+      assertEquals(0, parts.allocator.stats().usedItemBytes());
     }
   }
 

@@ -13,9 +13,11 @@ import dev.blockcache.buffer.HeapBlock;
  * <p>An eviction that takes a waiting block out of the RAM cache {@linkplain #withdraw withdraws} it; its writer
  * publishes the slot only through {@link #publishIn}, which does nothing once the block is withdrawn. The two are
  * atomic with respect to each other, so an evicted block is never visible in the index afterwards, not even for
- * the instant before its writer notices.
+ * the instant before its writer notices. A withdraw that comes after the publish tells its caller so: the block is in
+ * the index then, and the eviction removes it there itself (its writer leaves the entry alone).
  *
- * <p>Thread-safety: key, block and priority are immutable; the withdrawn flag is guarded by this object's monitor.
+ * <p>Thread-safety: key, block and priority are immutable; the withdrawn and published flags are guarded by this
+ * object's monitor.
  */
 public final class PendingWrite {
   private final BlockKey key;
@@ -23,6 +25,8 @@ public final class PendingWrite {
   private final CachePriority priority;
   /** Guarded by this. */
   private boolean withdrawn;
+  /** Guarded by this: {@link #publishIn} mapped the key. */
+  private boolean published;
 
   public PendingWrite(BlockKey key, HeapBlock block, CachePriority priority) {
     this.key = key;
@@ -42,9 +46,16 @@ public final class PendingWrite {
     return priority;
   }
 
-  /** Marks the block evicted before (or while) its writer publishes it; see {@link #publishIn}. */
-  public synchronized void withdraw() {
+  /**
+   * Marks the block evicted before (or while) its writer publishes it; see {@link #publishIn}.
+   *
+   * @return true if the block was never published, so that taking it out of the RAM cache removed it; false if its
+   *     writer had mapped it already: it is then in the index (unless evicted from there since), and the caller
+   *     removes and counts it there
+   */
+  public synchronized boolean withdraw() {
     withdrawn = true;
+    return !published;
   }
 
   /**
@@ -53,6 +64,7 @@ public final class PendingWrite {
    * @return true if this call mapped the key; on false the caller still owns the slot {@code entry} names
    */
   public synchronized boolean publishIn(BlockIndex index, long entry) {
-    return !withdrawn && index.putIfAbsent(key, entry) == IndexEntry.ABSENT;
+    published = !withdrawn && index.putIfAbsent(key, entry) == IndexEntry.ABSENT;
+    return published;
   }
 }
