@@ -305,7 +305,9 @@ public final class BucketCache implements BlockCache {
       }
       closed = true;
     }
-    parts.ramCache.clear();
+    // Withdrawn, so that a writer still running (or a drainWriters() racing this close) publishes none of them; a
+    // block published before is in the index, cleared below once the writers have stopped.
+    parts.ramCache.clear(PendingWrite::withdraw);
     pipeline.close();
     if (persistence != null) {
       persistence.close();

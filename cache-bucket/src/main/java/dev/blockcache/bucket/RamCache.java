@@ -3,6 +3,7 @@ package dev.blockcache.bucket;
 import dev.blockcache.api.BlockKey;
 import dev.blockcache.bucket.write.PendingWrite;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
@@ -55,8 +56,13 @@ final class RamCache {
     return count;
   }
 
-  void clear() {
-    pending.clear();
+  /** Removes every waiting block, passing each to {@code removed}. */
+  void clear(Consumer<PendingWrite> removed) {
+    for (PendingWrite w : pending.values()) {
+      if (pending.remove(w.key(), w)) {
+        removed.accept(w);
+      }
+    }
   }
 
   int size() {

@@ -108,22 +108,14 @@ class PublishRaceTest {
   void evictBlocksByFileCountsEachBlockOnceWhileWritersPublishThem() {
     int files = 2_000;
     int blocksPerFile = 20;
-    BucketCache cache = BucketCaches.create(BucketCaches.config("heap", 32L << 20).bucketSizes(256, 1024)
-        .queueAdditionWaitTimeMs(10_000).build());
-    cache.start();
+    BucketCache cache = startedCache();
     int miscounted = 0;
     String firstMiscount = null;
     try {
       for (int f = 0; f < files; f++) {
         String file = "file-" + f;
         for (int i = 0; i < blocksPerFile; i++) {
-          BlockKey key = BlockKey.of(file, i * 100L);
-          ByteBuf source = Blocks.payload(key, LENGTH);
-          try {
-            assertEquals(CacheResult.CACHED, cache.cacheBlock(key, source, CacheOptions.of(BlockCategory.DATA)));
-          } finally {
-            source.release();
-          }
+          put(cache, BlockKey.of(file, i * 100L));
         }
         int removed = cache.evictBlocksByFile(file); // races the writers still publishing this file's blocks
         if (removed != blocksPerFile) {
