@@ -148,7 +148,10 @@ public final class BucketCache implements BlockCache {
     pipeline.start(factory);
   }
 
-  /** Blocks until every block accepted before the call has been written (or dropped and counted). */
+  /**
+   * Blocks until every block accepted before the call has been written (or dropped and counted), when no other
+   * thread caches blocks meanwhile (see {@link WriterPipeline#awaitIdle()}).
+   */
   public void drainWriters() {
     try {
       pipeline.awaitIdle();

@@ -23,7 +23,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * <h2>Lifecycle and tests</h2>
  * The constructor starts no thread; {@link #start} does and {@link #close} stops them after draining. Tests drive the
  * pipeline without sleeping: {@link #drainNow()} runs every queued block through the writer on the calling thread,
- * and {@link #awaitIdle()} blocks until every block submitted before the call has been written.
+ * and {@link #awaitIdle()} blocks until every block submitted before the call has been written (when no other thread
+ * submits meanwhile).
  *
  * <p>Thread-safety: {@link #submit} from any thread; lifecycle methods from the owner.
  */
@@ -150,8 +151,11 @@ public final class WriterPipeline implements AutoCloseable {
   }
 
   /**
-   * Blocks until every block submitted before this call has been written (or refused). With no writer threads
-   * started, drains on the calling thread instead.
+   * Blocks until every block submitted before this call has been written (or refused), provided no other thread
+   * submits meanwhile: the wait is for as many completions as there were submissions, so with concurrent submitters
+   * a later block finishing first can stand in for an earlier one still being written. (Tests and benchmarks call
+   * it between phases; a per-queue fence would make it exact under concurrency.) With no writer threads started,
+   * drains on the calling thread instead.
    */
   public void awaitIdle() throws InterruptedException {
     if (threads.isEmpty()) {
