@@ -85,7 +85,7 @@ public final class BucketCache implements BlockCache {
   /** A cache on a new engine made from {@code config.ioEngine()} by {@code registry}; the cache owns the engine. */
   public static BucketCache create(BucketCacheConfig config, IoEngineRegistry registry) throws IOException {
     return new BucketCache(config,
-        registry.create(config.ioEngine(), engineCapacity(config), segmentSize(config.bucketCapacity())));
+        registry.create(config.ioEngine(), engineCapacity(config), engineSegmentSize(config)));
   }
 
   /** The bytes of engine {@link #create} makes for {@code config}: its capacity rounded down to whole buckets. */

@@ -27,10 +27,6 @@ final class RamCache {
     return pending.get(key);
   }
 
-  boolean contains(BlockKey key) {
-    return pending.containsKey(key);
-  }
-
   /** Removes {@code write} if it is still the one waiting for its key. */
   boolean remove(PendingWrite write) {
     return pending.remove(write.key(), write);

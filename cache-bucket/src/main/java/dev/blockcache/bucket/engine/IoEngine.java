@@ -94,7 +94,7 @@ public abstract class IoEngine implements AutoCloseable {
    * release it. On failure no buffer is left allocated.
    */
   public final ByteBuf read(long offset, int length) throws IOException {
-    checkOpen();
+    checkOpen(); // before allocating: a bad length must not allocate (readInto checks again, cheaply)
     checkRange(offset, length);
     ByteBuf dst = allocateReadBuffer(length);
     try {
@@ -122,13 +122,10 @@ public abstract class IoEngine implements AutoCloseable {
     int from = dst.writerIndex();
     try {
       readImpl(offset, dst, length);
-    } catch (IOException e) {
-      errors.increment();
-      throw e;
     } catch (UncheckedIOException e) {
       errors.increment();
       throw e.getCause();
-    } catch (RuntimeException e) {
+    } catch (IOException | RuntimeException e) {
       errors.increment();
       throw e;
     }

@@ -3,6 +3,7 @@ package dev.blockcache.bucket.format;
 import dev.blockcache.api.BlockCategory;
 import dev.blockcache.api.BlockKey;
 import io.netty.buffer.ByteBuf;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.zip.CRC32C;
 
@@ -69,8 +70,12 @@ public final class BlockHeader {
 
   /** CRC32C of {@code length} bytes of {@code buf} from {@code index}. */
   public static int crc32c(ByteBuf buf, int index, int length) {
+    return crc32c(buf.nioBuffer(index, length));
+  }
+
+  private static int crc32c(ByteBuffer bytes) {
     CRC32C crc = new CRC32C();
-    crc.update(buf.nioBuffer(index, length));
+    crc.update(bytes);
     return (int) crc.getValue();
   }
 
@@ -211,9 +216,7 @@ public final class BlockHeader {
       return verifyChecksum(slot, index, headerLength);
     }
     int length = slot.getInt(index + LENGTH_OFFSET);
-    CRC32C crc = new CRC32C();
-    crc.update(slot.internalNioBuffer(index + headerLength, length));
-    return (int) crc.getValue() == slot.getInt(index + CRC_OFFSET);
+    return crc32c(slot.internalNioBuffer(index + headerLength, length)) == slot.getInt(index + CRC_OFFSET);
   }
 
   /** The category stored in the header at {@code index}. */
