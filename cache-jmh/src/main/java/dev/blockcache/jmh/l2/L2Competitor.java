@@ -48,6 +48,16 @@ public enum L2Competitor {
     L2Adapter create(L2Setup setup) {
       return new MapAdapter(name(), setup);
     }
+  },
+  /**
+   * Not a cache: each block copied once into its own slot of one direct buffer, nothing else. The floor of an insert
+   * (see {@link CopyFloorAdapter}); the insert benchmark's ceiling.
+   */
+  COPY_FLOOR {
+    @Override
+    L2Adapter create(L2Setup setup) {
+      return new CopyFloorAdapter(name(), setup);
+    }
   };
 
   /** A competitor built for {@code setup}, its writer threads started. */

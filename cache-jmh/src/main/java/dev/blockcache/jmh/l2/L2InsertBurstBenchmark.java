@@ -39,6 +39,10 @@ import org.openjdk.jmh.annotations.Threads;
  *       cache: each as its reader path does. OURS_INLINE ({@code hbase.bucketcache.writer.inline=true}) copies
  *       each block straight into its slot inside {@code cacheBlock}: no queue, so nothing is refused and
  *       {@code queueWaitMs} does not apply (its two groups measure the same thing twice).</li>
+ *   <li><b>The floor</b>: COPY_FLOOR is not a cache. It copies each block into its own slot of one direct buffer
+ *       and does nothing else ({@link CopyFloorAdapter}), so its score is the fastest any cache that copies a block
+ *       once into off-heap memory could take the burst on this machine, and {@code COPY_FLOOR / HBASE_BUCKET} is the
+ *       largest ratio over HBase that a competitor could reach in this run. {@code queueWaitMs} does not apply.</li>
  * </ul>
  *
  * <p>Run (quick mode):
@@ -51,7 +55,7 @@ public class L2InsertBurstBenchmark extends BenchmarkDefaults {
   /** Blocks per burst: 21 × HBase's total queue room (3 × 64), far beyond what the queues hold. */
   static final int BURST_BLOCKS = 4096;
 
-  @Param({"OURS_ZERO_COPY", "OURS_INLINE", "HBASE_BUCKET"})
+  @Param({"OURS_ZERO_COPY", "OURS_INLINE", "HBASE_BUCKET", "COPY_FLOOR"})
   public L2Competitor competitor;
 
   @Param({"4096", "65536"})

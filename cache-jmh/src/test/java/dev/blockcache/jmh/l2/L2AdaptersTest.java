@@ -4,13 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.blockcache.jmh.l1.Keys;
+import io.netty.buffer.Unpooled;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Each L2 competitor's adapter does what the benchmarks rely on: inserts are accepted, {@code drain()} returns only
  * once every block is in a slot, every key hits with the block's length, {@code clear()} empties the cache and a
- * second burst fits again.
+ * second burst fits again; the copy floor really copies.
  */
 class L2AdaptersTest {
   private static final int KEYS = 256;
@@ -41,7 +45,7 @@ class L2AdaptersTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = L2Competitor.class, names = {"OURS_ZERO_COPY", "OURS_INLINE", "HBASE_BUCKET"})
+  @EnumSource(value = L2Competitor.class, names = {"OURS_ZERO_COPY", "OURS_INLINE", "HBASE_BUCKET", "COPY_FLOOR"})
   void preparedSourcesCanBeOfferedAgainAfterClear(L2Competitor competitor) {
     try (L2Adapter cache = competitor.build(new L2Setup(KEYS, BLOCK, CAPACITY, 1000))) {
       cache.prepareSources();
@@ -52,6 +56,23 @@ class L2AdaptersTest {
         cache.drain();
         assertEquals(KEYS, cache.blockCount());
         cache.clear();
+      }
+    }
+  }
+
+  @Test
+  void theCopyFloorHoldsEachBlocksContentInItsSlot() {
+    Keys names = new Keys(BLOCK);
+    try (CopyFloorAdapter floor = new CopyFloorAdapter("COPY_FLOOR", new L2Setup(KEYS, BLOCK, CAPACITY, 0))) {
+      floor.prepareSources();
+      byte[] stale = new byte[BLOCK];
+      Arrays.fill(stale, (byte) 0xA5); // what a byte the copy missed would still hold
+      for (int i = 0; i < KEYS; i++) {
+        floor.slot(i).setBytes(0, stale);
+        floor.insert(i);
+      }
+      for (int i = 0; i < KEYS; i++) {
+        assertEquals(Unpooled.wrappedBuffer(names.content(i)), floor.slot(i), "slot " + i);
       }
     }
   }

@@ -1,0 +1,100 @@
+package dev.blockcache.jmh.l2;
+
+import dev.blockcache.jmh.l1.Keys;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+
+/**
+ * The floor of an insert: block {@code i} is copied into slot {@code i} of one direct buffer allocated up front, as a
+ * bucket cache copies a block into an {@code offheap} slot, with no index, no allocator, no queue and no header. No
+ * cache that copies each block once into off-heap memory can take a burst faster, so it bounds what the insert
+ * benchmark's ratios can reach on this machine. A get returns the length of a copied slot; nothing is reference
+ * counted.
+ *
+ * <p>Thread-safety: as {@link L2Adapter}; {@link #get} reads only fields that {@link #insert} set before the
+ * benchmark's own synchronisation (it is an insert floor, not a concurrent cache).
+ */
+final class CopyFloorAdapter implements L2Adapter {
+  private final String name;
+  private final Keys names;
+  private final int blockSize;
+  private final int keyCount;
+  private final ByteBuf slots;
+  private ByteBuf[] sources;
+  private long copied;
+
+  CopyFloorAdapter(String name, L2Setup setup) {
+    this.name = name;
+    this.names = new Keys(setup.blockSize());
+    this.blockSize = setup.blockSize();
+    this.keyCount = setup.keys();
+    this.slots = Unpooled.directBuffer((int) Math.min(Integer.MAX_VALUE, (long) keyCount * blockSize));
+    if ((long) keyCount * blockSize > slots.capacity()) {
+      slots.release();
+      throw new IllegalArgumentException(name + ": " + keyCount + " blocks of " + blockSize
+          + " bytes exceed one buffer");
+    }
+  }
+
+  @Override
+  public void prepareSources() {
+    sources = new ByteBuf[keyCount];
+    for (int i = 0; i < keyCount; i++) {
+      sources[i] = Unpooled.wrappedBuffer(names.content(i));
+    }
+  }
+
+  @Override
+  public boolean insert(int i) {
+    if (sources != null) {
+      copy(i, sources[i]);
+    } else {
+      ByteBuf source = Unpooled.wrappedBuffer(names.content(i));
+      copy(i, source);
+      source.release();
+    }
+    copied++;
+    return true;
+  }
+
+  private void copy(int i, ByteBuf source) {
+    slots.setBytes(i * blockSize, source, source.readerIndex(), source.readableBytes());
+  }
+
+  /** Slot {@code i}'s bytes (a view, valid until {@link #close()}); for tests. */
+  ByteBuf slot(int i) {
+    return slots.slice(i * blockSize, blockSize);
+  }
+
+  @Override
+  public void drain() {
+  }
+
+  @Override
+  public int get(int i) {
+    if (i >= copied) {
+      throw L2Adapter.miss(name, i);
+    }
+    return blockSize;
+  }
+
+  @Override
+  public long blockCount() {
+    return copied;
+  }
+
+  @Override
+  public void clear() {
+    copied = 0;
+  }
+
+  @Override
+  public void close() {
+    slots.release();
+    if (sources != null) {
+      for (ByteBuf b : sources) {
+        b.release();
+      }
+    }
+  }
+}
