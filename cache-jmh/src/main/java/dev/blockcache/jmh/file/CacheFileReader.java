@@ -6,6 +6,7 @@ import dev.blockcache.api.CacheOptions;
 import dev.blockcache.api.CacheResult;
 import dev.blockcache.api.ReadOptions;
 import dev.blockcache.bucket.BucketCache;
+import dev.blockcache.bucket.format.BlockHeader;
 import dev.blockcache.config.BucketCacheConfig;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -21,6 +22,8 @@ import java.nio.file.Path;
  */
 final class CacheFileReader implements FileReader {
   private static final ReadOptions DATA = ReadOptions.of(BlockCategory.DATA);
+  /** Files the blocks' keys are spread over. */
+  private static final int FILES = 16;
 
   private final BucketCache cache;
   private final BlockKey[] keys;
@@ -33,7 +36,7 @@ final class CacheFileReader implements FileReader {
     keys = new BlockKey[blocks];
     byte[] payload = new byte[blockSize];
     for (int i = 0; i < blocks; i++) {
-      keys[i] = BlockKey.of("hfile-" + (i % 16), (long) i * blockSize);
+      keys[i] = BlockKey.of(file(i), (long) i * blockSize);
       payload[0] = (byte) i;
       ByteBuf block = Unpooled.wrappedBuffer(payload);
       CacheResult result = cache.cacheBlock(keys[i], block, CacheOptions.of(BlockCategory.DATA));
@@ -42,6 +45,26 @@ final class CacheFileReader implements FileReader {
       }
       cache.drainWriters();
     }
+  }
+
+  /** The file name of block {@code i}'s key. */
+  private static String file(int i) {
+    return "hfile-" + (i % FILES);
+  }
+
+  /** The longest header our cache writes beside these blocks (the longest file name's). */
+  static int headerLength() {
+    return BlockHeader.headerLength(BlockKey.of(file(FILES - 1), 0));
+  }
+
+  /** Bytes of the item that holds a block of {@code blockSize} bytes and its header, with the default bucket sizes. */
+  static int itemSize(int blockSize) {
+    for (int size : BucketCacheConfig.DEFAULT_BUCKET_SIZES) {
+      if (size >= headerLength() + blockSize) {
+        return size;
+      }
+    }
+    throw new IllegalArgumentException("no default bucket size holds a block of " + blockSize + " bytes");
   }
 
   @Override

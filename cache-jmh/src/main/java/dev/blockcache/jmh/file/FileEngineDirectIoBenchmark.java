@@ -35,6 +35,6 @@ public class FileEngineDirectIoBenchmark extends FileGetBenchmarkBase {
   protected FileReader open(Path file, int blocks) throws IOException {
     return competitor == Competitor.OURS
         ? new CacheFileReader(file, blocks, blockSize, true, true)
-        : new RawFileReader(file, blocks, blockSize, true);
+        : RawFileReader.aligned(file, blocks, blockSize, true);
   }
 }

@@ -13,6 +13,9 @@ import org.openjdk.jmh.annotations.Param;
  *       pooled direct buffer, key and CRC32C checked, then released); see {@link CacheFileReader}.</li>
  *   <li>{@code RAW_FILECHANNEL}: one positional {@code FileChannel.read} of the block into a reused per-thread direct
  *       buffer, the floor; see {@link RawFileReader}.</li>
+ *   <li>{@code RAW_SLOT_READ}: the same, but of the bytes our get reads (header + block) at the stride of the bucket
+ *       items that hold them: what the slot layout alone costs against the raw read, and what our get adds on top
+ *       of its own read (lookup, checks, buffer pool).</li>
  *   <li>{@code HBASE_BUCKET}: HBase 2.6's {@code BucketCache} on {@code file:}; see {@link HBaseFileReader}.</li>
  * </ul>
  * O_DIRECT, which HBase's file engine does not have, is {@link FileEngineDirectIoBenchmark}.
@@ -25,9 +28,9 @@ import org.openjdk.jmh.annotations.Param;
  */
 public class FileEngineGetBenchmark extends FileGetBenchmarkBase {
   /** What reads the blocks. */
-  public enum Competitor { OURS, RAW_FILECHANNEL, HBASE_BUCKET }
+  public enum Competitor { OURS, RAW_FILECHANNEL, RAW_SLOT_READ, HBASE_BUCKET }
 
-  @Param({"OURS", "RAW_FILECHANNEL", "HBASE_BUCKET"})
+  @Param({"OURS", "RAW_FILECHANNEL", "RAW_SLOT_READ", "HBASE_BUCKET"})
   public Competitor competitor;
 
   /** {@code hbase.bucketcache.checksum.verify} for {@code OURS} (the others ignore it). */
@@ -46,7 +49,9 @@ public class FileEngineGetBenchmark extends FileGetBenchmarkBase {
   protected FileReader open(Path file, int blocks) throws IOException {
     return switch (competitor) {
       case OURS -> new CacheFileReader(file, blocks, blockSize, false, checksum);
-      case RAW_FILECHANNEL -> new RawFileReader(file, blocks, blockSize, false);
+      case RAW_FILECHANNEL -> RawFileReader.aligned(file, blocks, blockSize, false);
+      case RAW_SLOT_READ -> RawFileReader.slotShaped(file, blocks, blockSize, CacheFileReader.headerLength(),
+          CacheFileReader.itemSize(blockSize));
       case HBASE_BUCKET -> new HBaseFileReader(file, blocks, blockSize);
     };
   }

@@ -12,28 +12,51 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The baseline: one {@link FileChannel#read(ByteBuffer, long)} of {@code blockSize} bytes at {@code block ×
- * blockSize} into a per-thread direct buffer (4096-aligned, so the same code runs with O_DIRECT). No allocation, no
- * checks: the floor any file cache pays.
+ * The baseline: one {@link FileChannel#read(ByteBuffer, long)} of {@code readLength} bytes at {@code block ×
+ * stride} into a per-thread direct buffer (4096-aligned, so the same code runs with O_DIRECT). No allocation, no
+ * checks: the floor any file cache pays. {@link #aligned} reads exactly the block at block-size strides (the raw
+ * read); {@link #slotShaped} reads what our get reads: header + block at the stride of the bucket item holding it.
  *
  * <p>Thread-safety: positional reads are safe concurrently; each thread reads into its own buffer.
  */
 final class RawFileReader implements FileReader {
+  /** Buffer alignment: O_DIRECT's here. */
+  private static final int PAGE = 4096;
+
   private final FileChannel channel;
-  private final int blockSize;
+  private final int stride;
   private final ThreadLocal<ByteBuffer> buffers;
 
-  RawFileReader(Path file, int blocks, int blockSize, boolean directIo) throws IOException {
-    this.blockSize = blockSize;
+  /** Reads of exactly {@code blockSize} bytes at multiples of {@code blockSize}. */
+  static RawFileReader aligned(Path file, int blocks, int blockSize, boolean directIo) throws IOException {
+    return new RawFileReader(file, blocks, blockSize, blockSize, directIo);
+  }
+
+  /**
+   * Reads of {@code headerLength + blockSize} bytes at multiples of {@code itemSize}: the shape of our file get
+   * (a slot is header + block, at the start of an item of its bucket size class).
+   */
+  static RawFileReader slotShaped(Path file, int blocks, int blockSize, int headerLength, int itemSize)
+      throws IOException {
+    if (headerLength + blockSize > itemSize) {
+      throw new IllegalArgumentException("header " + headerLength + " + block " + blockSize + " > item " + itemSize);
+    }
+    return new RawFileReader(file, blocks, headerLength + blockSize, itemSize, false);
+  }
+
+  private RawFileReader(Path file, int blocks, int readLength, int stride, boolean directIo) throws IOException {
+    this.stride = stride;
+    // alignedSlice rounds the capacity down to whole pages: room for the read rounded up, plus one page to align.
+    int pages = (readLength + PAGE - 1) / PAGE;
     this.buffers = ThreadLocal.withInitial(
-        () -> ByteBuffer.allocateDirect(blockSize + 4096).alignedSlice(4096).limit(blockSize).slice());
+        () -> ByteBuffer.allocateDirect((pages + 1) * PAGE).alignedSlice(PAGE).limit(readLength).slice());
     try (FileChannel writer = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
-      ByteBuffer block = ByteBuffer.allocate(blockSize);
+      ByteBuffer block = ByteBuffer.allocate(stride);
       for (int i = 0; i < blocks; i++) {
         block.clear();
         block.put(0, (byte) i);
         while (block.hasRemaining()) {
-          writer.write(block, (long) i * blockSize + block.position());
+          writer.write(block, (long) i * stride + block.position());
         }
       }
       writer.force(true);
@@ -50,7 +73,7 @@ final class RawFileReader implements FileReader {
     ByteBuffer buffer = buffers.get();
     buffer.clear();
     try {
-      long position = (long) block * blockSize;
+      long position = (long) block * stride;
       while (buffer.hasRemaining()) {
         if (channel.read(buffer, position + buffer.position()) < 0) {
           throw new IllegalStateException("end of file in block " + block);
