@@ -6,7 +6,6 @@ import dev.blockcache.api.CacheResult;
 import dev.blockcache.bucket.format.BlockHeader;
 import dev.blockcache.bucket.index.IndexEntry;
 import io.netty.buffer.ByteBuf;
-import java.io.IOException;
 
 /**
  * The write path of {@code hbase.bucketcache.writer.inline=true} (memory engines only): {@code cacheBlock} puts the
@@ -64,12 +63,8 @@ final class InlineWriter {
   private CacheResult writeAndPublish(BlockKey key, ByteBuf block, CacheOptions options, long offset, int stored) {
     try {
       SlotWriter.writeInPlace(parts.engine, key, options.category(), block, offset, stored);
-    } catch (IOException e) {
-      parts.counters.ioError();
-      parts.ioErrors.failed(parts.engine.spec(), e);
-      return dropped(offset, stored, e);
     } catch (RuntimeException e) {
-      return dropped(offset, stored, e); // not the device: e.g. the engine closed under this write
+      return dropped(offset, stored, e); // memory engines have no device: e.g. the engine closed under this write
     }
     long entry = IndexEntry.pack(offset, stored, options.priority(), options.category());
     if (parts.index.putIfAbsent(key, entry) != IndexEntry.ABSENT) {

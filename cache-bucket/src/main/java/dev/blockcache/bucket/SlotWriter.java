@@ -12,7 +12,6 @@ import dev.blockcache.bucket.write.PendingWrite;
 import dev.blockcache.stats.StatsRecorder;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import io.netty.buffer.Unpooled;
 import java.io.IOException;
 import java.util.List;
 import org.slf4j.Logger;
@@ -113,7 +112,7 @@ final class SlotWriter implements BlockWriter {
    * Memory engines: the header, then the block straight from its heap copy into the slot (one copy of the block),
    * with no checksum (see {@link BlockHeader}: nothing verifies it there).
    */
-  private static void writeInPlace(IoEngine engine, PendingWrite w, long offset, int stored) throws IOException {
+  private static void writeInPlace(IoEngine engine, PendingWrite w, long offset, int stored) {
     ByteBuf block = w.block().newView();
     try {
       writeInPlace(engine, w.key(), w.block().category(), block, offset, stored);
@@ -124,20 +123,20 @@ final class SlotWriter implements BlockWriter {
 
   /**
    * Writes a memory-engine slot of {@code stored} bytes at {@code offset}: the header for {@code key}, then
-   * {@code block}'s readable bytes, with CRC32C 0. Neither buffer's indexes nor reference count change.
+   * {@code block}'s readable bytes, with CRC32C 0, both straight into the engine's memory. Neither buffer's indexes
+   * nor reference count change.
    */
   static void writeInPlace(IoEngine engine, BlockKey key, BlockCategory category, ByteBuf block, long offset,
-      int stored) throws IOException {
+      int stored) {
     int blockLength = block.readableBytes();
-    int headerLength = stored - blockLength;
-    ByteBuf header = Unpooled.buffer(headerLength, headerLength);
-    try {
-      BlockHeader.writeHeader(header, key, category, blockLength, 0);
-      engine.write(offset, header);
-      engine.write(offset + headerLength, block);
-    } finally {
-      header.release();
+    ByteBuf slot = engine.segmentForWrite(offset, stored);
+    int at = (int) (offset % engine.segmentSize());
+    int headerLength = BlockHeader.putHeader(slot, at, key, category, blockLength, 0);
+    if (headerLength + blockLength != stored) {
+      throw new IllegalStateException("slot of " + stored + " bytes for a header of " + headerLength
+          + " and a block of " + blockLength);
     }
+    slot.setBytes(at + headerLength, block, block.readerIndex(), blockLength);
   }
 
   /**

@@ -50,10 +50,15 @@ public final class BucketAllocator {
   /** Most longs in the free-item bitmap: the Java array size limit, so bucket * wordsPerBucket never overflows. */
   private static final long MAX_BITMAP_WORDS = Integer.MAX_VALUE - 8;
 
+  /** Largest size-class table: 64 Ki units (items up to 16 MiB), 128 KiB of heap. */
+  private static final int MAX_CLASS_TABLE_UNITS = 1 << 16;
+
   private static final int UNASSIGNED = -1;
   private static final int NONE = -1;
 
   private final int[] itemSizes;
+  /** Size class by 256-byte unit of length (see {@link #classTable}), or null for very large items. */
+  private final short[] classOfUnit;
   private final int[] itemsPerBucket;
   private final int bucketCapacity;
   private final int bucketCount;
@@ -88,6 +93,7 @@ public final class BucketAllocator {
    */
   public BucketAllocator(long capacity, int[] itemSizes) {
     this.itemSizes = checkSizes(itemSizes);
+    this.classOfUnit = this.itemSizes.length <= Short.MAX_VALUE ? classTable(this.itemSizes) : null;
     this.bucketCapacity = bucketCapacityOf(this.itemSizes);
     long buckets = capacity / bucketCapacity;
     if (capacity < bucketCapacity) {
@@ -171,12 +177,36 @@ public final class BucketAllocator {
 
   /** The smallest class whose item size is at least {@code length}, or -1 if {@code length} is too large. */
   public int sizeClassOf(int length) {
-    int i = Arrays.binarySearch(itemSizes, length);
-    if (i >= 0) {
-      return i;
+    if (length <= 0 || length > maxItemSize()) {
+      return -1;
     }
-    int insertion = -i - 1;
-    return insertion < itemSizes.length ? insertion : -1;
+    if (classOfUnit != null) {
+      return classOfUnit[(length - 1) / ITEM_ALIGNMENT];
+    }
+    int i = Arrays.binarySearch(itemSizes, length);
+    return i >= 0 ? i : -i - 1;
+  }
+
+  /**
+   * The size class of every length, by {@value #ITEM_ALIGNMENT}-byte unit: entry {@code u} is the class of lengths
+   * {@code u * 256 + 1 .. (u + 1) * 256} (item sizes are multiples of 256, so one class fits a whole unit). Null
+   * when the largest item has more than {@value #MAX_CLASS_TABLE_UNITS} units: the lookup falls back to a binary
+   * search.
+   */
+  private static short[] classTable(int[] sizes) {
+    int units = sizes[sizes.length - 1] / ITEM_ALIGNMENT;
+    if (units > MAX_CLASS_TABLE_UNITS) {
+      return null;
+    }
+    short[] table = new short[units];
+    int c = 0;
+    for (int u = 0; u < units; u++) {
+      while (sizes[c] < (u + 1) * ITEM_ALIGNMENT) {
+        c++;
+      }
+      table[u] = (short) c;
+    }
+    return table;
   }
 
   public int itemSize(int sizeClass) {

@@ -151,6 +151,27 @@ public abstract class IoEngine implements AutoCloseable {
     return segmentImpl((int) (offset / segmentSize));
   }
 
+  /**
+   * Memory engines: the segment buffer (as {@link #segment}) for a write of {@code length} bytes at {@code offset}
+   * that the caller makes straight into it, from index {@code offset % segmentSize()}; checked as {@link #write}
+   * checks and counted as one write of {@code length} bytes, but not timed (the caller's copy is the write).
+   *
+   * @throws IndexOutOfBoundsException if the range is outside the capacity or crosses a segment boundary
+   * @throws UnsupportedOperationException if the engine is not {@link #isMemory() memory}
+   */
+  public final ByteBuf segmentForWrite(long offset, int length) {
+    checkOpen();
+    checkRange(offset, length);
+    if (offset % segmentSize + length > segmentSize) {
+      throw new IndexOutOfBoundsException(
+          spec + ": range [" + offset + ", +" + length + ") crosses a segment of " + segmentSize + " bytes");
+    }
+    ByteBuf segment = segmentImpl((int) (offset / segmentSize));
+    writes.increment();
+    bytesWritten.add(length);
+    return segment;
+  }
+
   /** Forces written bytes to the device (nothing for memory engines). */
   public final void sync() throws IOException {
     checkOpen();

@@ -46,9 +46,22 @@ public final class BlockHeader {
 
   private BlockHeader() {}
 
-  /** The header bytes for {@code key}: {@link #FIXED_LENGTH} plus its file name in UTF-8. */
+  /** The header bytes for {@code key}: {@link #FIXED_LENGTH} plus its file name in UTF-8. Allocates nothing for ASCII names. */
   public static int headerLength(BlockKey key) {
-    return headerLength(nameBytes(key).length);
+    String file = key.file();
+    int ascii = asciiLength(file);
+    return headerLength(ascii == file.length() ? ascii : nameBytes(key).length);
+  }
+
+  /** How many leading characters of {@code s} are ASCII (its UTF-8 bytes are then those characters). */
+  private static int asciiLength(String s) {
+    int n = s.length();
+    for (int i = 0; i < n; i++) {
+      if (s.charAt(i) >= 0x80) {
+        return i;
+      }
+    }
+    return n;
   }
 
   /** The header bytes for a key whose file name is {@code fileNameBytes} long in UTF-8. */
@@ -108,6 +121,46 @@ public final class BlockHeader {
         .writeByte(VERSION)
         .writeLong(key.offset())
         .writeBytes(name);
+  }
+
+  /**
+   * Sets the header (for a block of {@code length} bytes with checksum {@code crc32c}) at {@code index} of
+   * {@code slot}, the same bytes {@link #writeHeader} appends; {@code slot}'s indexes do not move. Allocates nothing
+   * for ASCII file names.
+   *
+   * @return the header length
+   */
+  public static int putHeader(ByteBuf slot, int index, BlockKey key, BlockCategory category, int length,
+      int crc32c) {
+    String file = key.file();
+    int chars = file.length();
+    byte[] name = asciiLength(file) == chars ? null : nameBytes(key);
+    int nameLength = name == null ? chars : name.length;
+    int headerLength = headerLength(nameLength);
+    slot.setInt(index + MAGIC_OFFSET, MAGIC);
+    slot.setInt(index + LENGTH_OFFSET, length);
+    slot.setInt(index + CRC_OFFSET, crc32c);
+    slot.setShort(index + NAME_LENGTH_OFFSET, nameLength);
+    slot.setByte(index + CATEGORY_OFFSET, category.ordinal());
+    slot.setByte(index + VERSION_OFFSET, VERSION);
+    slot.setLong(index + KEY_OFFSET_OFFSET, key.offset());
+    if (name != null) {
+      slot.setBytes(index + NAME_OFFSET, name);
+      return headerLength;
+    }
+    int at = index + NAME_OFFSET;
+    int i = 0;
+    for (; i + Long.BYTES <= chars; i += Long.BYTES) {
+      long packed = 0;
+      for (int b = 0; b < Long.BYTES; b++) {
+        packed = packed << 8 | file.charAt(i + b);
+      }
+      slot.setLong(at + i, packed);
+    }
+    for (; i < chars; i++) {
+      slot.setByte(at + i, file.charAt(i));
+    }
+    return headerLength;
   }
 
   /**

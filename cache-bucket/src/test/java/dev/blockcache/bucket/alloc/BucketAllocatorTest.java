@@ -19,6 +19,37 @@ class BucketAllocatorTest {
   /** Three classes; bucket = 4 * 4 KiB = 16 KiB: 16 items of 1 KiB, 8 of 2 KiB, 4 of 4 KiB. */
   private static final int[] SMALL = {K, 2 * K, 4 * K};
 
+  /** The smallest class whose item holds {@code length}, by scanning: what {@code sizeClassOf} must return. */
+  private static int scannedClass(int[] sizes, int length) {
+    for (int c = 0; c < sizes.length; c++) {
+      if (length <= sizes[c]) {
+        return length > 0 ? c : -1;
+      }
+    }
+    return -1;
+  }
+
+  @Test
+  void sizeClassOfAgreesWithAScanForEveryLength() {
+    int[][] configs = {SMALL, BucketCacheConfig.DEFAULT_BUCKET_SIZES, {256}, {512, 768, 1024, 64 * K}};
+    for (int[] sizes : configs) {
+      BucketAllocator a = new BucketAllocator(4L * sizes[sizes.length - 1] * 2, sizes);
+      for (int length = -1; length <= a.maxItemSize() + 300; length++) {
+        assertEquals(scannedClass(sizes, length), a.sizeClassOf(length), "length " + length);
+      }
+    }
+  }
+
+  @Test
+  void sizeClassOfFallsBackToASearchForVeryLargeItems() {
+    int largest = 32 * 1024 * K; // 128 Ki units of 256 bytes: beyond the lookup table
+    int[] sizes = {4 * K, 64 * K, largest};
+    BucketAllocator a = new BucketAllocator(4L * largest, sizes);
+    for (int length : new int[] {1, 4 * K, 4 * K + 1, 64 * K, 64 * K + 1, largest - 1, largest, largest + 1, 0}) {
+      assertEquals(scannedClass(sizes, length), a.sizeClassOf(length), "length " + length);
+    }
+  }
+
   @Test
   void geometryFollowsHBase() {
     BucketAllocator a = new BucketAllocator(100 * K, SMALL);

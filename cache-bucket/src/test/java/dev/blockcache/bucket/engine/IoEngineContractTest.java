@@ -136,6 +136,37 @@ public abstract class IoEngineContractTest {
   }
 
   @Test
+  void segmentForWriteChecksTheRangeAndCountsTheWrite() {
+    if (!engine.isMemory()) {
+      assertThrows(UnsupportedOperationException.class, () -> engine.segmentForWrite(0, 1));
+      return;
+    }
+    long offset = 2L * SEGMENT + 100;
+    ByteBuf segment = engine.segmentForWrite(offset, 200);
+    byte[] data = bytes(200, 4);
+    segment.setBytes((int) (offset % SEGMENT), data);
+    assertArrayEquals(data, readBackUnchecked(offset, 200));
+    EngineStats stats = engine.stats();
+    assertEquals(1, stats.writes());
+    assertEquals(200, stats.bytesWritten());
+    assertThrows(IndexOutOfBoundsException.class, () -> engine.segmentForWrite(3L * SEGMENT - 10, 11),
+        "a range across a segment boundary");
+    engine.segmentForWrite(3L * SEGMENT - 10, 10); // up to the boundary is fine
+    assertThrows(IndexOutOfBoundsException.class, () -> engine.segmentForWrite(CAPACITY - 1, 2));
+    assertThrows(IndexOutOfBoundsException.class, () -> engine.segmentForWrite(-1, 1));
+    engine.close();
+    assertThrows(IllegalStateException.class, () -> engine.segmentForWrite(0, 1));
+  }
+
+  private byte[] readBackUnchecked(long offset, int length) {
+    try {
+      return readBack(offset, length);
+    } catch (IOException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  @Test
   void closeIsIdempotentAndLaterCallsFail() {
     engine.close();
     engine.close();

@@ -10,6 +10,7 @@ import dev.blockcache.buffer.HeapBlock;
 import dev.blockcache.testing.Blocks;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 class BlockHeaderTest {
@@ -42,6 +43,34 @@ class BlockHeaderTest {
     } finally {
       source.release();
     }
+  }
+
+  @Test
+  void putHeaderSetsTheBytesWriteHeaderAppends() {
+    StringBuilder ascii = new StringBuilder();
+    for (int n = 1; n <= 41; n++) {
+      ascii.append((char) ('a' + n % 26));
+      assertSameHeader(BlockKey.of(ascii.toString(), 77L * n));
+    }
+    assertSameHeader(BlockKey.of("région/cf/hfile-ü", 9));
+    assertSameHeader(BlockKey.of("hfile-\u20ac-0123456789", 10)); // a 3-byte character after 6 ASCII ones
+    assertSameHeader(BlockKey.of("0123456789abcdef\ud83d\ude00", 11)); // a 4-byte character after 16 ASCII ones
+  }
+
+  private static void assertSameHeader(BlockKey key) {
+    int length = BlockHeader.headerLength(key);
+    assertEquals(BlockHeader.FIXED_LENGTH + key.file().getBytes(StandardCharsets.UTF_8).length, length, key.file());
+    ByteBuf appended = Unpooled.buffer(length);
+    BlockHeader.writeHeader(appended, key, BlockCategory.INDEX, 4096, 0x1234_5678);
+    ByteBuf set = Unpooled.buffer(length + 16);
+    set.writerIndex(length + 16);
+    for (int i = 0; i < set.capacity(); i++) {
+      set.setByte(i, 0x5A); // stale bytes a missed field would show
+    }
+    assertEquals(length, BlockHeader.putHeader(set, 16, key, BlockCategory.INDEX, 4096, 0x1234_5678), key.file());
+    assertEquals(appended, set.slice(16, length), key.file());
+    assertEquals(0x5A5A_5A5A_5A5A_5A5AL, set.getLong(8), "bytes before the header untouched");
+    assertEquals(length, BlockHeader.verifyKey(set, 16, key, 4096), key.file());
   }
 
   @Test
