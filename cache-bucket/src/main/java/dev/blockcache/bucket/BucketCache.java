@@ -185,7 +185,7 @@ public final class BucketCache implements BlockCache {
       return CacheResult.ALREADY_CACHED;
     }
     if (inline != null) {
-      return inline.write(key, block, options);
+      return inline.write(key, block, options, (int) stored);
     }
     CachePriority priority = options.priority();
     PendingWrite write = new PendingWrite(key, HeapBlock.copyOf(block, options.category()), priority);

@@ -3,7 +3,6 @@ package dev.blockcache.bucket;
 import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.CacheOptions;
 import dev.blockcache.api.CacheResult;
-import dev.blockcache.bucket.format.BlockHeader;
 import dev.blockcache.bucket.index.IndexEntry;
 import io.netty.buffer.ByteBuf;
 
@@ -43,8 +42,8 @@ final class InlineWriter {
     this.guard = guard;
   }
 
-  CacheResult write(BlockKey key, ByteBuf block, CacheOptions options) {
-    int stored = BlockHeader.headerLength(key) + block.readableBytes();
+  /** Caches {@code block} under {@code key} in a slot of {@code stored} bytes: its header length plus its length. */
+  CacheResult write(BlockKey key, ByteBuf block, CacheOptions options, int stored) {
     long offset = parts.reclaimer.allocateReclaiming(stored);
     if (offset < 0) {
       return CacheResult.NO_SPACE;

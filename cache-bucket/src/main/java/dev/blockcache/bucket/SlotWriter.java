@@ -122,20 +122,18 @@ final class SlotWriter implements BlockWriter {
   }
 
   /**
-   * Writes a memory-engine slot of {@code stored} bytes at {@code offset}: the header for {@code key}, then
+   * Writes a memory-engine slot of {@code stored} bytes ({@link BlockHeader#headerLength} of {@code key} plus the
+   * block's readable bytes) at {@code offset}: the header for {@code key}, then
    * {@code block}'s readable bytes, with CRC32C 0, both straight into the engine's memory. Neither buffer's indexes
    * nor reference count change.
    */
   static void writeInPlace(IoEngine engine, BlockKey key, BlockCategory category, ByteBuf block, long offset,
       int stored) {
     int blockLength = block.readableBytes();
+    int headerLength = stored - blockLength;
     ByteBuf slot = engine.segmentForWrite(offset, stored);
     int at = (int) (offset % engine.segmentSize());
-    int headerLength = BlockHeader.putHeader(slot, at, key, category, blockLength, 0);
-    if (headerLength + blockLength != stored) {
-      throw new IllegalStateException("slot of " + stored + " bytes for a header of " + headerLength
-          + " and a block of " + blockLength);
-    }
+    BlockHeader.putHeader(slot, at, key, headerLength - BlockHeader.FIXED_LENGTH, category, blockLength, 0);
     slot.setBytes(at + headerLength, block, block.readerIndex(), blockLength);
   }
 

@@ -1,6 +1,7 @@
 package dev.blockcache.api;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -40,7 +41,27 @@ public final class BlockKey {
     if (offset < 0) {
       throw new IllegalArgumentException("BlockKey offset must be >= 0, was " + offset + " in file " + file);
     }
+    int bad = unpairedSurrogate(file);
+    if (bad >= 0) {
+      throw new IllegalArgumentException("BlockKey file name has an unpaired surrogate (U+"
+          + Integer.toHexString(file.charAt(bad)).toUpperCase(Locale.ROOT) + ") at index " + bad
+          + ": it has no UTF-8 form, and caches that store names in UTF-8 could not tell it from another name");
+    }
     return new BlockKey(file, offset, fileHash(file));
+  }
+
+  /** The index of the first unpaired surrogate in {@code s}, or -1 if it is well-formed UTF-16. */
+  private static int unpairedSurrogate(String s) {
+    int n = s.length();
+    for (int i = 0; i < n; i++) {
+      char c = s.charAt(i);
+      if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   /** The 64-bit hash that {@link #fileHash()} returns for every key of {@code file}. */

@@ -28,6 +28,16 @@ class BlockKeyTest {
   }
 
   @Test
+  void fileNamesWithoutAUtf8FormAreRejected() {
+    // Both would encode as "abc?" in UTF-8, the form an L2 header stores: refused, so no two names share one.
+    for (String bad : new String[] {"abc\ud800", "abc\udc00", "\ud800abc", "ab\udc00\ud800c"}) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> BlockKey.of(bad, 0));
+      assertTrue(e.getMessage().contains("unpaired surrogate"), e.getMessage());
+    }
+    assertEquals("a\ud83d\ude00b", BlockKey.of("a\ud83d\ude00b", 0).file()); // a pair is a character
+  }
+
+  @Test
   void hashesAreStableAcrossReleases() {
     // Persisted indexes store these hashes: a change here must come with a new persistence format version.
     assertEquals(Hashing.hashBytes(new byte[0]), BlockKey.fileHash(""));

@@ -116,6 +116,26 @@ public abstract class BlockCacheContractTest {
   }
 
   @Test
+  void fileNamesInAnyScriptRoundTripAndStayApart() {
+    String[] files = {"hfile-a", "hfile-\u00e9", "hfile-\u00e8", "r\u00e9gion/cf/0123456789abcdef", "hfile-\u20ac",
+        "0123456789abcdef\ud83d\ude00", "0123456789abcdef\ud83d\ude01"};
+    for (int i = 0; i < files.length; i++) {
+      assertEquals(CacheResult.CACHED, put(key(files[i], 512), 700 + i), files[i]);
+    }
+    settle(cache);
+    for (int i = 0; i < files.length; i++) {
+      BlockKey key = key(files[i], 512);
+      ByteBuf block = cache.getBlock(key, ReadOptions.of(BlockCategory.INDEX));
+      assertNotNull(block, files[i]);
+      try {
+        Blocks.verify(key, 700 + i, block);
+      } finally {
+        block.release();
+      }
+    }
+  }
+
+  @Test
   void cacheBlockCopiesAndLeavesTheCallersBufferAlone() {
     BlockKey key = key("f", 0);
     ByteBuf source = Blocks.payload(key, 1000);

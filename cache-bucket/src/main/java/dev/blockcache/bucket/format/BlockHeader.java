@@ -125,17 +125,18 @@ public final class BlockHeader {
 
   /**
    * Sets the header (for a block of {@code length} bytes with checksum {@code crc32c}) at {@code index} of
-   * {@code slot}, the same bytes {@link #writeHeader} appends; {@code slot}'s indexes do not move. Allocates nothing
-   * for ASCII file names.
+   * {@code slot}, the same bytes {@link #writeHeader} appends; {@code slot}'s indexes do not move. The caller passes
+   * the file name's UTF-8 length ({@link #headerLength} minus {@link #FIXED_LENGTH}): when it equals the name's
+   * character count the name is ASCII (any other character takes more than one byte) and is set without a copy.
    *
    * @return the header length
+   * @throws IllegalArgumentException if {@code nameLength} is not the UTF-8 length of {@code key}'s file name
    */
-  public static int putHeader(ByteBuf slot, int index, BlockKey key, BlockCategory category, int length,
-      int crc32c) {
+  public static int putHeader(ByteBuf slot, int index, BlockKey key, int nameLength, BlockCategory category,
+      int length, int crc32c) {
     String file = key.file();
     int chars = file.length();
-    byte[] name = asciiLength(file) == chars ? null : nameBytes(key);
-    int nameLength = name == null ? chars : name.length;
+    byte[] name = nameLength == chars ? null : nameBytes(key);
     int headerLength = headerLength(nameLength);
     slot.setInt(index + MAGIC_OFFSET, MAGIC);
     slot.setInt(index + LENGTH_OFFSET, length);
@@ -144,23 +145,43 @@ public final class BlockHeader {
     slot.setByte(index + CATEGORY_OFFSET, category.ordinal());
     slot.setByte(index + VERSION_OFFSET, VERSION);
     slot.setLong(index + KEY_OFFSET_OFFSET, key.offset());
-    if (name != null) {
-      slot.setBytes(index + NAME_OFFSET, name);
-      return headerLength;
+    if (name == null) {
+      name = setAsciiName(slot, index + NAME_OFFSET, file) ? null : nameBytes(key);
     }
-    int at = index + NAME_OFFSET;
+    if (name != null) {
+      if (name.length != nameLength) {
+        throw new IllegalArgumentException("file name " + file + " is " + name.length + " bytes in UTF-8, not "
+            + nameLength);
+      }
+      slot.setBytes(index + NAME_OFFSET, name);
+    }
+    return headerLength;
+  }
+
+  /**
+   * Sets {@code file}'s characters as bytes at {@code at}, eight per {@code setLong}; returns whether they were all
+   * ASCII (if not, what was set is not the name's UTF-8 and the caller overwrites it). A {@link BlockKey} name whose
+   * UTF-8 length equals its character count is ASCII (keys refuse unpaired surrogates), so the check is a guard.
+   */
+  private static boolean setAsciiName(ByteBuf slot, int at, String file) {
+    int chars = file.length();
+    int seen = 0;
     int i = 0;
     for (; i + Long.BYTES <= chars; i += Long.BYTES) {
       long packed = 0;
       for (int b = 0; b < Long.BYTES; b++) {
-        packed = packed << 8 | file.charAt(i + b);
+        char c = file.charAt(i + b);
+        seen |= c;
+        packed = packed << 8 | c;
       }
       slot.setLong(at + i, packed);
     }
     for (; i < chars; i++) {
-      slot.setByte(at + i, file.charAt(i));
+      char c = file.charAt(i);
+      seen |= c;
+      slot.setByte(at + i, c);
     }
-    return headerLength;
+    return seen < 0x80;
   }
 
   /**

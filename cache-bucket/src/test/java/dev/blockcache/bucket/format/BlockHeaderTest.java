@@ -2,6 +2,7 @@ package dev.blockcache.bucket.format;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.blockcache.api.BlockCategory;
@@ -57,6 +58,18 @@ class BlockHeaderTest {
     assertSameHeader(BlockKey.of("0123456789abcdef\ud83d\ude00", 11)); // a 4-byte character after 16 ASCII ones
   }
 
+  @Test
+  void putHeaderRefusesANameLengthThatIsNotTheNamesUtf8Length() {
+    ByteBuf slot = Unpooled.buffer(256);
+    BlockKey ascii = BlockKey.of("hfile-1", 0);
+    BlockKey accented = BlockKey.of("hfile-é", 0);
+    assertThrows(IllegalArgumentException.class,
+        () -> BlockHeader.putHeader(slot, 0, ascii, 8, BlockCategory.DATA, 10, 0));
+    assertThrows(IllegalArgumentException.class,
+        () -> BlockHeader.putHeader(slot, 0, accented, 7, BlockCategory.DATA, 10, 0));
+    assertEquals(BlockHeader.FIXED_LENGTH + 8, BlockHeader.putHeader(slot, 0, accented, 8, BlockCategory.DATA, 10, 0));
+  }
+
   private static void assertSameHeader(BlockKey key) {
     int length = BlockHeader.headerLength(key);
     assertEquals(BlockHeader.FIXED_LENGTH + key.file().getBytes(StandardCharsets.UTF_8).length, length, key.file());
@@ -67,7 +80,9 @@ class BlockHeaderTest {
     for (int i = 0; i < set.capacity(); i++) {
       set.setByte(i, 0x5A); // stale bytes a missed field would show
     }
-    assertEquals(length, BlockHeader.putHeader(set, 16, key, BlockCategory.INDEX, 4096, 0x1234_5678), key.file());
+    int nameLength = length - BlockHeader.FIXED_LENGTH;
+    assertEquals(length, BlockHeader.putHeader(set, 16, key, nameLength, BlockCategory.INDEX, 4096, 0x1234_5678),
+        key.file());
     assertEquals(appended, set.slice(16, length), key.file());
     assertEquals(0x5A5A_5A5A_5A5A_5A5AL, set.getLong(8), "bytes before the header untouched");
     assertEquals(length, BlockHeader.verifyKey(set, 16, key, 4096), key.file());
