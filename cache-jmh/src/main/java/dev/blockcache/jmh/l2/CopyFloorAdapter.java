@@ -38,10 +38,7 @@ final class CopyFloorAdapter implements L2Adapter {
 
   @Override
   public void prepareSources() {
-    sources = new ByteBuf[keyCount];
-    for (int i = 0; i < keyCount; i++) {
-      sources[i] = Unpooled.wrappedBuffer(names.content(i));
-    }
+    sources = SourceBuffers.wrapAll(names, keyCount);
   }
 
   @Override
@@ -49,7 +46,7 @@ final class CopyFloorAdapter implements L2Adapter {
     if (sources != null) {
       copy(i, sources[i]);
     } else {
-      ByteBuf source = Unpooled.wrappedBuffer(names.content(i));
+      ByteBuf source = SourceBuffers.wrap(names, i);
       copy(i, source);
       source.release();
     }
@@ -91,10 +88,6 @@ final class CopyFloorAdapter implements L2Adapter {
   @Override
   public void close() {
     slots.release();
-    if (sources != null) {
-      for (ByteBuf b : sources) {
-        b.release();
-      }
-    }
+    SourceBuffers.releaseAll(sources);
   }
 }

@@ -9,7 +9,6 @@ import dev.blockcache.bucket.BucketCache;
 import dev.blockcache.config.BucketCacheConfig;
 import dev.blockcache.jmh.l1.Keys;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.function.UnaryOperator;
@@ -84,10 +83,7 @@ final class OursBucketAdapter implements L2Adapter {
 
   @Override
   public void prepareSources() {
-    sources = new ByteBuf[keyCount];
-    for (int i = 0; i < keyCount; i++) {
-      sources[i] = Unpooled.wrappedBuffer(names.content(i));
-    }
+    sources = SourceBuffers.wrapAll(names, keyCount);
   }
 
   @Override
@@ -95,7 +91,7 @@ final class OursBucketAdapter implements L2Adapter {
     if (sources != null) {
       return cache.cacheBlock(key(i), sources[i], WRITE) == CacheResult.CACHED;
     }
-    ByteBuf block = Unpooled.wrappedBuffer(names.content(i));
+    ByteBuf block = SourceBuffers.wrap(names, i);
     try {
       return cache.cacheBlock(key(i), block, WRITE) == CacheResult.CACHED;
     } finally {
@@ -134,10 +130,6 @@ final class OursBucketAdapter implements L2Adapter {
   @Override
   public void close() {
     cache.close();
-    if (sources != null) {
-      for (ByteBuf b : sources) {
-        b.release();
-      }
-    }
+    SourceBuffers.releaseAll(sources);
   }
 }
