@@ -123,9 +123,8 @@ final class SlotWriter implements BlockWriter {
 
   /**
    * Writes a memory-engine slot of {@code stored} bytes ({@link BlockHeader#headerLength} of {@code key} plus the
-   * block's readable bytes) at {@code offset}: the header for {@code key}, then
-   * {@code block}'s readable bytes, with CRC32C 0, both straight into the engine's memory. Neither buffer's indexes
-   * nor reference count change.
+   * block's readable bytes) at {@code offset}: the header for {@code key}, then {@code block}'s readable bytes, with
+   * CRC32C 0, both straight into the engine's memory. Neither buffer's indexes nor reference count change.
    */
   static void writeInPlace(IoEngine engine, BlockKey key, BlockCategory category, ByteBuf block, long offset,
       int stored) {

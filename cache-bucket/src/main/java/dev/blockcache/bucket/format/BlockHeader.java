@@ -46,7 +46,10 @@ public final class BlockHeader {
 
   private BlockHeader() {}
 
-  /** The header bytes for {@code key}: {@link #FIXED_LENGTH} plus its file name in UTF-8. Allocates nothing for ASCII names. */
+  /**
+   * The header bytes for {@code key}: {@link #FIXED_LENGTH} plus its file name in UTF-8. Allocates nothing for ASCII
+   * names.
+   */
   public static int headerLength(BlockKey key) {
     String file = key.file();
     int ascii = asciiLength(file);
