@@ -1,0 +1,71 @@
+package dev.blockcache.buffer;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.blockcache.api.BlockCategory;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.CompositeByteBuf;
+import io.netty.buffer.Unpooled;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+
+/** {@link HeapBlock#copyOf} copies exactly the readable bytes, whatever backs the source, and leaves it alone. */
+class HeapBlockTest {
+  private static byte[] numbered(int length) {
+    byte[] b = new byte[length];
+    for (int i = 0; i < length; i++) {
+      b[i] = (byte) (i * 31 + 7);
+    }
+    return b;
+  }
+
+  private static byte[] contents(HeapBlock block) {
+    ByteBuf view = block.newView();
+    try {
+      byte[] out = new byte[view.readableBytes()];
+      view.getBytes(view.readerIndex(), out);
+      return out;
+    } finally {
+      view.release();
+    }
+  }
+
+  private static void assertCopies(ByteBuf source, byte[] expected) {
+    int readerIndex = source.readerIndex();
+    HeapBlock copy = HeapBlock.copyOf(source, BlockCategory.DATA);
+    assertArrayEquals(expected, contents(copy));
+    assertEquals(expected.length, copy.length());
+    assertEquals(readerIndex, source.readerIndex(), "the source's reader index does not move");
+    assertEquals(1, source.refCnt(), "the source's reference count does not change");
+    source.setByte(source.readerIndex(), source.getByte(source.readerIndex()) + 1);
+    assertArrayEquals(expected, contents(copy), "the copy does not share the source's memory");
+    source.release();
+  }
+
+  @Test
+  void copiesTheReadableBytesOfAnArrayBackedSliceAtAnOffset() {
+    byte[] all = numbered(10_000);
+    ByteBuf wrapped = Unpooled.wrappedBuffer(all, 100, 9_000); // array offset 100
+    wrapped.readerIndex(50).writerIndex(8_050);
+    assertCopies(wrapped, Arrays.copyOfRange(all, 150, 8_150));
+  }
+
+  @Test
+  void copiesTheReadableBytesOfADirectBuffer() {
+    byte[] all = numbered(5_000);
+    ByteBuf direct = Unpooled.directBuffer(5_000).writeBytes(all);
+    direct.readerIndex(17);
+    assertCopies(direct, Arrays.copyOfRange(all, 17, 5_000));
+  }
+
+  @Test
+  void copiesTheReadableBytesOfACompositeBuffer() {
+    byte[] all = numbered(6_000);
+    CompositeByteBuf composite = Unpooled.compositeBuffer();
+    composite.addComponent(true, Unpooled.wrappedBuffer(Arrays.copyOfRange(all, 0, 2_500)));
+    composite.addComponent(true, Unpooled.directBuffer(3_500).writeBytes(all, 2_500, 3_500));
+    composite.readerIndex(3);
+    assertCopies(composite, Arrays.copyOfRange(all, 3, 6_000));
+  }
+}
