@@ -26,12 +26,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * </ol>
  * The engine's memory is released only once the cache is closed and no slot is pinned, whichever comes last.
  *
- * <p>Engines that are not memory are read into a buffer taken from a {@link ReadBufferPool} and checked (key and CRC32C, the latter unless
- * {@code hbase.bucketcache.checksum.verify} is false) after the read, so a slot reused during the read is detected
- * rather than prevented. A slot that fails the check while the index still maps the key to it is corrupt: the entry
- * is evicted, counted and logged (rate-limited), and the get misses. An IO error is counted, reported to the
- * {@link IoErrorTolerance} and also served as a miss; no exception reaches the caller. A block that passes is handed
- * out as a {@link BlockBuf} view of the buffer, whose last release gives the buffer back to the pool.
+ * <p>Engines that are not memory are read into a buffer taken from a {@link ReadBufferPool} and checked (key and
+ * CRC32C, the latter unless {@code hbase.bucketcache.checksum.verify} is false) after the read, so a slot reused during
+ * the read is detected rather than prevented. A slot that fails the check while the index still maps the key to it is
+ * corrupt: the entry is evicted, counted and logged (rate-limited), and the get misses. An IO error is counted,
+ * reported to the {@link IoErrorTolerance} and also served as a miss; no exception reaches the caller. A block that
+ * passes is handed out as a {@link BlockBuf} view of the buffer, whose last release gives the buffer back to the pool.
  *
  * <p>Thread-safety: safe for concurrent use.
  */

@@ -61,8 +61,8 @@ public final class Bench {
               .measurementIterations(1).measurementTime(TimeValue.milliseconds(200));
           break;
         case QUICK:
-          // Warmup 2 x 500 ms: the setups already run every code path, and the whole quick suite must stay
-          // under 15 minutes on 2 cores (2 x 1 s took it to 16.4 minutes once experiments 3 and 4 joined).
+          // Warmup 2 x 500 ms: the setups already run every code path, and it keeps the whole quick suite near
+          // 15 minutes on 2 cores (2 x 1 s took it to 16.4 minutes once experiments 3 and 4 joined).
           options.forks(1).warmupIterations(2).warmupTime(TimeValue.milliseconds(500))
               .measurementIterations(3).measurementTime(TimeValue.seconds(1));
           break;

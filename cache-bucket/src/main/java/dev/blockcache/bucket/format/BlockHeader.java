@@ -138,8 +138,6 @@ public final class BlockHeader {
   public static int putHeader(ByteBuf slot, int index, BlockKey key, int nameLength, BlockCategory category,
       int length, int crc32c) {
     String file = key.file();
-    int chars = file.length();
-    byte[] name = nameLength == chars ? null : nameBytes(key);
     int headerLength = headerLength(nameLength);
     slot.setInt(index + MAGIC_OFFSET, MAGIC);
     slot.setInt(index + LENGTH_OFFSET, length);
@@ -148,10 +146,8 @@ public final class BlockHeader {
     slot.setByte(index + CATEGORY_OFFSET, category.ordinal());
     slot.setByte(index + VERSION_OFFSET, VERSION);
     slot.setLong(index + KEY_OFFSET_OFFSET, key.offset());
-    if (name == null) {
-      name = setAsciiName(slot, index + NAME_OFFSET, file) ? null : nameBytes(key);
-    }
-    if (name != null) {
+    if (nameLength != file.length() || !setAsciiName(slot, index + NAME_OFFSET, file)) {
+      byte[] name = nameBytes(key);
       if (name.length != nameLength) {
         throw new IllegalArgumentException("file name " + file + " is " + name.length + " bytes in UTF-8, not "
             + nameLength);
@@ -162,29 +158,45 @@ public final class BlockHeader {
   }
 
   /**
-   * Sets {@code file}'s characters as bytes at {@code at}, eight per {@code setLong}; returns whether they were all
-   * ASCII (if not, what was set is not the name's UTF-8 and the caller overwrites it). A {@link BlockKey} name whose
-   * UTF-8 length equals its character count is ASCII (keys refuse unpaired surrogates), so the check is a guard.
+   * Sets {@code file}'s characters as bytes at {@code at}, eight per {@code setLong}; returns false at the first
+   * character that is not ASCII (what was set is then not the name's UTF-8 and the caller overwrites it). A
+   * {@link BlockKey} name whose UTF-8 length equals its character count is ASCII (keys refuse unpaired surrogates),
+   * so the check is a guard.
    */
   private static boolean setAsciiName(ByteBuf slot, int at, String file) {
     int chars = file.length();
-    int seen = 0;
     int i = 0;
     for (; i + Long.BYTES <= chars; i += Long.BYTES) {
-      long packed = 0;
-      for (int b = 0; b < Long.BYTES; b++) {
-        char c = file.charAt(i + b);
-        seen |= c;
-        packed = packed << 8 | c;
+      long packed = packAscii(file, i);
+      if (packed < 0) {
+        return false;
       }
       slot.setLong(at + i, packed);
     }
     for (; i < chars; i++) {
       char c = file.charAt(i);
-      seen |= c;
+      if (c >= 0x80) {
+        return false;
+      }
       slot.setByte(at + i, c);
     }
-    return seen < 0x80;
+    return true;
+  }
+
+  /**
+   * Characters {@code i .. i + 7} of {@code s} packed big-endian into a long, one byte each, or -1 if one of them is
+   * not ASCII (a packed ASCII run never has its top bit set).
+   */
+  private static long packAscii(String s, int i) {
+    long packed = 0;
+    for (int b = 0; b < Long.BYTES; b++) {
+      char c = s.charAt(i + b);
+      if (c >= 0x80) {
+        return -1;
+      }
+      packed = packed << 8 | c;
+    }
+    return packed;
   }
 
   /**
@@ -235,13 +247,9 @@ public final class BlockHeader {
     int chars = file.length();
     int i = 0;
     for (; i + Long.BYTES <= chars; i += Long.BYTES) {
-      long packed = 0;
-      for (int b = 0; b < Long.BYTES; b++) {
-        char c = file.charAt(i + b);
-        if (c >= 0x80) {
-          return bytewisePrefix(slot, index, file, i);
-        }
-        packed = packed << 8 | c;
+      long packed = packAscii(file, i);
+      if (packed < 0) {
+        return bytewisePrefix(slot, index, file, i);
       }
       if (slot.getLong(index + i) != packed) {
         return -1;

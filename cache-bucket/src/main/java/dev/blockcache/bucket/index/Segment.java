@@ -335,10 +335,10 @@ final class Segment {
 
   /**
    * One CLOCK pass over this segment for entries of priority {@code p}, from slot {@code hand.slot} to the end.
-   * Referenced entries lose their bit; unreferenced ones are chosen until their {@code weight}s (bytes, or 1 per
-   * entry) add up to {@code need}, then removed (to {@code sink}) after the scan, so that no backward shift can move an examined entry in front of the scan and
-   * have it examined twice. Updates {@code hand.slot} (where the next pass resumes, or 0 when the segment is done)
-   * and {@code hand.candidates}; returns the weight removed.
+   * Referenced entries lose their bit; unreferenced ones are chosen until their {@code weight}s (bytes, or 1 per entry)
+   * add up to {@code need}, then removed (to {@code sink}) after the scan, so that no backward shift can move an
+   * examined entry in front of the scan and have it examined twice. Updates {@code hand.slot} (where the next pass
+   * resumes, or 0 when the segment is done) and {@code hand.candidates}; returns the weight removed.
    */
   long sweep(int p, long need, LongPredicate accept, LongUnaryOperator weight, ClockHand hand, EntrySink sink) {
     long stamp = lock.writeLock();
