@@ -8,6 +8,7 @@ import dev.blockcache.api.ReadOptions;
 import dev.blockcache.bucket.BucketCache;
 import dev.blockcache.bucket.format.BlockHeader;
 import dev.blockcache.config.BucketCacheConfig;
+import dev.blockcache.jmh.workload.SlotShape;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.io.IOException;
@@ -59,12 +60,7 @@ final class CacheFileReader implements FileReader {
 
   /** Bytes of the item that holds a block of {@code blockSize} bytes and its header, with the default bucket sizes. */
   static int itemSize(int blockSize) {
-    for (int size : BucketCacheConfig.DEFAULT_BUCKET_SIZES) {
-      if (size >= headerLength() + blockSize) {
-        return size;
-      }
-    }
-    throw new IllegalArgumentException("no default bucket size holds a block of " + blockSize + " bytes");
+    return SlotShape.itemSize(headerLength() + blockSize);
   }
 
   @Override

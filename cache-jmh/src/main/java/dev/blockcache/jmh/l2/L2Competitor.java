@@ -56,7 +56,17 @@ public enum L2Competitor {
   COPY_FLOOR {
     @Override
     L2Adapter create(L2Setup setup) {
-      return new CopyFloorAdapter(name(), setup);
+      return CopyFloorAdapter.packed(name(), setup);
+    }
+  },
+  /**
+   * Not a cache: {@link #COPY_FLOOR} with slots laid out as a bucket cache with HBase's default sizes lays them out
+   * (see {@link CopyFloorAdapter#slotShaped}); the ceiling of any cache that stores blocks in those sizes.
+   */
+  SLOT_FLOOR {
+    @Override
+    L2Adapter create(L2Setup setup) {
+      return CopyFloorAdapter.slotShaped(name(), setup);
     }
   };
 

@@ -42,7 +42,10 @@ import org.openjdk.jmh.annotations.Threads;
  *   <li><b>The floor</b>: COPY_FLOOR is not a cache. It copies each block into its own slot of one direct buffer
  *       and does nothing else ({@link CopyFloorAdapter}), so its score is the fastest any cache that copies a block
  *       once into off-heap memory could take the burst on this machine, and {@code COPY_FLOOR / HBASE_BUCKET} is the
- *       largest ratio over HBase that a competitor could reach in this run. {@code queueWaitMs} does not apply.</li>
+ *       largest ratio over HBase that a competitor could reach in this run. SLOT_FLOOR is the same copy into slots
+ *       laid out as HBase's default bucket sizes lay them out (a 4 KiB block at a 5 KiB stride spans two pages), so
+ *       {@code SLOT_FLOOR / HBASE_BUCKET} bounds any cache that stores blocks in those sizes, HBase and ours included.
+ *       {@code queueWaitMs} does not apply to either.</li>
  * </ul>
  *
  * <p>Run (quick mode):
@@ -55,7 +58,7 @@ public class L2InsertBurstBenchmark extends BenchmarkDefaults {
   /** Blocks per burst: 21 × HBase's total queue room (3 × 64), far beyond what the queues hold. */
   static final int BURST_BLOCKS = 4096;
 
-  @Param({"OURS_ZERO_COPY", "OURS_INLINE", "HBASE_BUCKET", "COPY_FLOOR"})
+  @Param({"OURS_ZERO_COPY", "OURS_INLINE", "HBASE_BUCKET", "COPY_FLOOR", "SLOT_FLOOR"})
   public L2Competitor competitor;
 
   @Param({"4096", "65536"})

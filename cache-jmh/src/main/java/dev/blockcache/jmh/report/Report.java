@@ -32,7 +32,8 @@ public final class Report {
   public static final String DEFAULT_PARAM = "competitor";
   /** The competitors ratios are taken against unless {@code --baselines} says otherwise. */
   public static final List<String> DEFAULT_BASELINES =
-      List.of("HBASE_LRU", "HBASE_TINYLFU", "HBASE_BUCKET", "CAFFEINE", "CHM", "RAW_FILECHANNEL", "RAW_SLOT_READ", "COPY_FLOOR");
+      List.of("HBASE_LRU", "HBASE_TINYLFU", "HBASE_BUCKET", "CAFFEINE", "CHM", "RAW_FILECHANNEL", "RAW_SLOT_READ",
+          "COPY_FLOOR", "SLOT_FLOOR");
 
   private Report() {
   }

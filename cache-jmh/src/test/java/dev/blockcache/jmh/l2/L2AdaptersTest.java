@@ -4,7 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.blockcache.api.BlockKey;
+import dev.blockcache.bucket.format.BlockHeader;
 import dev.blockcache.jmh.l1.Keys;
+import dev.blockcache.jmh.workload.SlotShape;
 import io.netty.buffer.Unpooled;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
@@ -45,7 +48,7 @@ class L2AdaptersTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = L2Competitor.class, names = {"OURS_ZERO_COPY", "OURS_INLINE", "HBASE_BUCKET", "COPY_FLOOR"})
+  @EnumSource(value = L2Competitor.class, names = {"OURS_ZERO_COPY", "OURS_INLINE", "HBASE_BUCKET", "COPY_FLOOR", "SLOT_FLOOR"})
   void preparedSourcesCanBeOfferedAgainAfterClear(L2Competitor competitor) {
     try (L2Adapter cache = competitor.build(new L2Setup(KEYS, BLOCK, CAPACITY, 1000))) {
       cache.prepareSources();
@@ -60,10 +63,11 @@ class L2AdaptersTest {
     }
   }
 
-  @Test
-  void theCopyFloorHoldsEachBlocksContentInItsSlot() {
+  @ParameterizedTest
+  @EnumSource(value = L2Competitor.class, names = {"COPY_FLOOR", "SLOT_FLOOR"})
+  void theCopyFloorsHoldEachBlocksContentInItsSlot(L2Competitor competitor) {
     Keys names = new Keys(BLOCK);
-    try (CopyFloorAdapter floor = new CopyFloorAdapter("COPY_FLOOR", new L2Setup(KEYS, BLOCK, CAPACITY, 0))) {
+    try (CopyFloorAdapter floor = (CopyFloorAdapter) competitor.build(new L2Setup(KEYS, BLOCK, CAPACITY, 0))) {
       floor.prepareSources();
       byte[] stale = new byte[BLOCK];
       Arrays.fill(stale, (byte) 0xA5); // what a byte the copy missed would still hold
@@ -72,8 +76,31 @@ class L2AdaptersTest {
         floor.insert(i);
       }
       for (int i = 0; i < KEYS; i++) {
-        assertEquals(Unpooled.wrappedBuffer(names.content(i)), floor.slot(i), "slot " + i);
+        assertEquals(Unpooled.wrappedBuffer(names.content(i)), floor.slot(i), competitor + " slot " + i);
       }
     }
+  }
+
+  @Test
+  void theSlotFloorSpacesBlocksAsTheDefaultBucketItemThatHoldsBlockAndHeader() {
+    Keys names = new Keys(BLOCK);
+    int header = BlockHeader.headerLength(BlockKey.of(names.file(0), names.offset(0)));
+    int item = SlotShape.itemSize(header + BLOCK);
+    assertTrue(item >= header + BLOCK && item % 256 == 0, "item " + item);
+    try (CopyFloorAdapter packed = CopyFloorAdapter.packed("COPY_FLOOR", new L2Setup(KEYS, BLOCK, CAPACITY, 0));
+        CopyFloorAdapter shaped = CopyFloorAdapter.slotShaped("SLOT_FLOOR", new L2Setup(KEYS, BLOCK, CAPACITY, 0))) {
+      assertEquals(BLOCK, packed.stride());
+      assertEquals(item, shaped.stride());
+      assertTrue(shaped.gap() >= header, "gap " + shaped.gap() + " < header " + header);
+    }
+  }
+
+  @Test
+  void slotShapeTakesTheSmallestDefaultSizeThatHoldsTheBytes() {
+    assertEquals(5 * 1024, SlotShape.itemSize(4096 + 60));
+    assertEquals(65 * 1024, SlotShape.itemSize(65536 + 60));
+    assertEquals(5 * 1024, SlotShape.itemSize(5 * 1024));
+    assertEquals(9 * 1024, SlotShape.itemSize(5 * 1024 + 1));
+    assertThrows(IllegalArgumentException.class, () -> SlotShape.itemSize(513 * 1024 + 1));
   }
 }
