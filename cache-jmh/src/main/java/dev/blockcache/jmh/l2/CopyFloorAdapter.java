@@ -14,7 +14,8 @@ import io.netty.buffer.Unpooled;
  * threads copying at once may pass it while memory bandwidth lasts: HBase's three writers measured up to 1.07× it at
  * 64 KiB), so it bounds what the insert benchmark's ratios can reach on this machine. Two shapes:
  * <ul>
- *   <li>{@link #packed}: slots of exactly the block size, back to back and page-aligned: the fastest copy there is.</li>
+ *   <li>{@link #packed}: slots of exactly the block size, back to back and page-aligned: the fastest copy there
+ *       is.</li>
  *   <li>{@link #slotShaped}: slots at the stride of the default bucket item that holds the block and our header
  *       (5 KiB for 4 KiB, 65 KiB for 64 KiB; {@link SlotShape}), the block placed after a header-sized gap that is not
  *       written. This is where any bucket cache with HBase's default sizes puts its blocks, HBase's included: a
