@@ -27,9 +27,6 @@ import io.netty.buffer.Unpooled;
  * benchmark's own synchronisation (it is an insert floor, not a concurrent cache).
  */
 final class CopyFloorAdapter implements L2Adapter {
-  /** Keys whose header lengths {@link #slotShaped} compares: more than the benchmark's file count. */
-  private static final int KEYS_SAMPLED_FOR_HEADER = 1024;
-
   private final String name;
   private final Keys names;
   private final int blockSize;
@@ -44,22 +41,22 @@ final class CopyFloorAdapter implements L2Adapter {
 
   /** Slots of exactly the block size, back to back. */
   static CopyFloorAdapter packed(String name, L2Setup setup) {
-    return new CopyFloorAdapter(name, setup, setup.blockSize(), 0);
+    return new CopyFloorAdapter(name, setup, new Keys(setup.blockSize()), setup.blockSize(), 0);
   }
 
   /** Slots at the default bucket item's stride, each block after a gap as long as our header for its key. */
   static CopyFloorAdapter slotShaped(String name, L2Setup setup) {
     Keys names = new Keys(setup.blockSize());
     int header = 0;
-    for (int i = 0; i < Math.min(setup.keys(), KEYS_SAMPLED_FOR_HEADER); i++) {
+    for (int i = 0; i < Math.min(setup.keys(), Keys.FILES); i++) { // keys 0 .. FILES - 1 name every file once
       header = Math.max(header, BlockHeader.headerLength(BlockKey.of(names.file(i), names.offset(i))));
     }
-    return new CopyFloorAdapter(name, setup, SlotShape.itemSize(header + setup.blockSize()), header);
+    return new CopyFloorAdapter(name, setup, names, SlotShape.itemSize(header + setup.blockSize()), header);
   }
 
-  private CopyFloorAdapter(String name, L2Setup setup, int stride, int gap) {
+  private CopyFloorAdapter(String name, L2Setup setup, Keys names, int stride, int gap) {
     this.name = name;
-    this.names = new Keys(setup.blockSize());
+    this.names = names;
     this.blockSize = setup.blockSize();
     this.keyCount = setup.keys();
     this.stride = stride;
@@ -82,8 +79,11 @@ final class CopyFloorAdapter implements L2Adapter {
       copy(i, sources[i]);
     } else {
       ByteBuf source = SourceBuffers.wrap(names, i);
-      copy(i, source);
-      source.release();
+      try {
+        copy(i, source);
+      } finally {
+        source.release();
+      }
     }
     copied++;
     return true;
