@@ -47,11 +47,17 @@ final class CopyFloorAdapter implements L2Adapter {
   /** Slots at the default bucket item's stride, each block after a gap as long as our header for its key. */
   static CopyFloorAdapter slotShaped(String name, L2Setup setup) {
     Keys names = new Keys(setup.blockSize());
+    int header = longestHeader(names, setup.keys());
+    return new CopyFloorAdapter(name, setup, names, SlotShape.itemSize(header + setup.blockSize()), header);
+  }
+
+  /** The longest of our slot headers over the first {@code keys} keys of {@code names}. */
+  static int longestHeader(Keys names, int keys) {
     int header = 0;
-    for (int i = 0; i < Math.min(setup.keys(), Keys.FILES); i++) { // keys 0 .. FILES - 1 name every file once
+    for (int i = 0; i < Math.min(keys, Keys.FILES); i++) { // keys 0 .. FILES - 1 name every file once
       header = Math.max(header, BlockHeader.headerLength(BlockKey.of(names.file(i), names.offset(i))));
     }
-    return new CopyFloorAdapter(name, setup, names, SlotShape.itemSize(header + setup.blockSize()), header);
+    return header;
   }
 
   private CopyFloorAdapter(String name, L2Setup setup, Keys names, int stride, int gap) {

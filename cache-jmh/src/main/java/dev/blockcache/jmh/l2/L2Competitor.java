@@ -68,6 +68,17 @@ public enum L2Competitor {
     L2Adapter create(L2Setup setup) {
       return CopyFloorAdapter.slotShaped(name(), setup);
     }
+  },
+  /**
+   * Not a cache: a heap map to slot offsets and one 8-byte read of the slot per get (see
+   * {@link SlotReadFloorAdapter}); the floor of a get that looks its slot up and reads it, with none of a cache's
+   * own work.
+   */
+  SLOT_READ_FLOOR {
+    @Override
+    L2Adapter create(L2Setup setup) {
+      return new SlotReadFloorAdapter(name(), setup);
+    }
   };
 
   /** A competitor built for {@code setup}, its writer threads started. */

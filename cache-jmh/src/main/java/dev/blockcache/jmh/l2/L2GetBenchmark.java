@@ -29,7 +29,9 @@ import org.openjdk.jmh.annotations.Threads;
  *       its {@code getBlock} retained for the caller). Hits are counted in each cache's statistics.</li>
  *   <li><b>Threads</b>: {@link #get1Thread} and {@link #get2Threads}.</li>
  *   <li><b>Competitors</b> ({@link L2Competitor}): OURS_ZERO_COPY, OURS_COPY ({@code hbase.bucketcache.read.copy}),
- *       HBASE_BUCKET (HBase 2.6.4, {@code offheap}), CHM (a heap {@code ConcurrentHashMap}, the lookup floor).</li>
+ *       HBASE_BUCKET (HBase 2.6.4, {@code offheap}), CHM (a heap {@code ConcurrentHashMap}, the lookup floor),
+ *       SLOT_READ_FLOOR (that lookup to a slot offset plus one read of the slot: the floor of a get that must touch
+ *       its slot, as ours does to check the key).</li>
  * </ul>
  *
  * <p>Run (quick mode, with allocation per get; results and report in {@code results/}):
@@ -44,7 +46,7 @@ public class L2GetBenchmark extends BenchmarkDefaults {
   static final long POPULATE_QUEUE_WAIT_MS = 10_000;
 
   /** OURS_INLINE is left out: it differs from OURS_ZERO_COPY only in how blocks are written. */
-  @Param({"OURS_ZERO_COPY", "OURS_COPY", "HBASE_BUCKET", "CHM"})
+  @Param({"OURS_ZERO_COPY", "OURS_COPY", "HBASE_BUCKET", "CHM", "SLOT_READ_FLOOR"})
   public L2Competitor competitor;
 
   @Param({"4096", "65536"})

@@ -33,7 +33,7 @@ public final class Report {
   /** The competitors ratios are taken against unless {@code --baselines} says otherwise. */
   public static final List<String> DEFAULT_BASELINES =
       List.of("HBASE_LRU", "HBASE_TINYLFU", "HBASE_BUCKET", "CAFFEINE", "CHM", "RAW_FILECHANNEL", "RAW_SLOT_READ",
-          "COPY_FLOOR", "SLOT_FLOOR");
+          "COPY_FLOOR", "SLOT_FLOOR", "SLOT_READ_FLOOR");
 
   private Report() {
   }

@@ -83,6 +83,21 @@ class L2AdaptersTest {
   }
 
   @Test
+  void theSlotReadFloorReadsTheKeyWordInTheSlotOnEveryGet() {
+    try (SlotReadFloorAdapter floor =
+        (SlotReadFloorAdapter) L2Competitor.SLOT_READ_FLOOR.build(new L2Setup(KEYS, BLOCK, CAPACITY, 0))) {
+      for (int i = 0; i < KEYS; i++) {
+        floor.insert(i);
+      }
+      assertEquals(5 << 10, floor.stride(), "a 4 KiB block and its header take a 5 KiB item");
+      floor.overwriteKeyWord(7, 0);
+      assertThrows(IllegalStateException.class, () -> floor.get(7), "a slot whose key word changed");
+      assertEquals(BLOCK, floor.get(6), "the neighbouring slot is untouched");
+      assertEquals(BLOCK, floor.get(8), "the neighbouring slot is untouched");
+    }
+  }
+
+  @Test
   void theSlotFloorSpacesBlocksAsTheDefaultBucketItemThatHoldsBlockAndHeader() {
     Keys names = new Keys(BLOCK);
     int header = BlockHeader.headerLength(BlockKey.of(names.file(0), names.offset(0)));
