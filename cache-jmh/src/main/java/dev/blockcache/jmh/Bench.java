@@ -25,7 +25,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
  *   <li>{@code bench.full=true}: the lengths annotated on {@link BenchmarkDefaults} (2 forks, 5 × 2 s warmup,
  *       5 × 2 s measurement).</li>
  *   <li>neither (quick, the default): 1 fork, 2 × 500 ms warmup, 3 × 1 s measurement.</li>
- *   <li>{@code bench.prof} (default none): a JMH profiler to add, e.g. {@code gc} for allocated bytes per operation.</li>
+ *   <li>{@code bench.prof} (default none): a JMH profiler to add, e.g. {@code gc} for allocated bytes per operation,
+ *       with options after a colon as for JMH's {@code -prof}, e.g. {@code stack:lines=1;top=25}.</li>
  *   <li>{@code bench.params} (default none): restricts parameters, {@code NAME=v1,v2;NAME2=v3}, e.g.
  *       {@code competitor=OURS_LRU,HBASE_LRU;distribution=ZIPF}.</li>
  *   <li>{@code bench.jvmArgs} (default none): extra flags for every fork, space-separated, added to (not replacing)
@@ -72,6 +73,25 @@ public final class Bench {
     }
   }
 
+  /**
+   * Adds the profiler {@code spec} names, if any: {@code NAME} or {@code NAME:OPTIONS} as JMH's {@code -prof} takes
+   * it (e.g. {@code stack:lines=1;top=25}); blank adds none.
+   */
+  static void addProfiler(ChainedOptionsBuilder options, String spec) {
+    String profiler = spec.trim();
+    if (profiler.isEmpty()) {
+      return;
+    }
+    int colon = profiler.indexOf(':');
+    if (colon < 0) {
+      options.addProfiler(profiler);
+    } else if (colon == 0) {
+      throw new IllegalArgumentException("bench.prof '" + spec + "' has options but no profiler name before ':'");
+    } else {
+      options.addProfiler(profiler.substring(0, colon), profiler.substring(colon + 1));
+    }
+  }
+
   public static void main(String[] args) throws RunnerException, IOException {
     Mode mode = Mode.fromProperties();
     String name = mode.name().toLowerCase(Locale.ROOT);
@@ -87,10 +107,7 @@ public final class Bench {
         .resultFormat(ResultFormatType.JSON)
         .result(json.toString());
     mode.apply(options);
-    String profiler = System.getProperty("bench.prof", "").trim();
-    if (!profiler.isEmpty()) {
-      options.addProfiler(profiler);
-    }
+    addProfiler(options, System.getProperty("bench.prof", ""));
     String extraFlags = System.getProperty("bench.jvmArgs", "").trim();
     if (!extraFlags.isEmpty()) {
       // Prepend: an append given here would replace the annotated jvmArgsAppend instead of adding to it.
