@@ -1,15 +1,22 @@
 package dev.blockcache.jmh;
 
 import dev.blockcache.jmh.experiments.ExperimentReport;
+import dev.blockcache.jmh.plan.ResultFiles;
+import dev.blockcache.jmh.plan.RunPlan;
 import dev.blockcache.jmh.report.Report;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.openjdk.jmh.results.format.ResultFormatType;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.Options;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 
@@ -24,7 +31,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
  *       benchmark runs; its figures mean nothing).</li>
  *   <li>{@code bench.full=true}: the lengths annotated on {@link BenchmarkDefaults} (2 forks, 5 × 2 s warmup,
  *       5 × 2 s measurement).</li>
- *   <li>neither (quick, the default): 1 fork, 2 × 500 ms warmup, 3 × 1 s measurement.</li>
+ *   <li>neither (quick, the default): 1 fork, 2 × 300 ms warmup, 3 × 500 ms measurement, over the cells
+ *       {@link dev.blockcache.jmh.plan.QuickCells} keeps (unless {@code bench.params} names the cells).</li>
  *   <li>{@code bench.prof} (default none): a JMH profiler to add, e.g. {@code gc} for allocated bytes per operation,
  *       with options after a colon as for JMH's {@code -prof}, e.g. {@code stack:lines=1;top=25}.</li>
  *   <li>{@code bench.params} (default none): restricts parameters, {@code NAME=v1,v2;NAME2=v3}, e.g.
@@ -62,10 +70,10 @@ public final class Bench {
               .measurementIterations(1).measurementTime(TimeValue.milliseconds(200));
           break;
         case QUICK:
-          // Warmup 2 x 500 ms: the setups already run every code path, and it keeps the whole quick suite near
-          // 15 minutes on 2 cores (2 x 1 s took it to 16.4 minutes once experiments 3 and 4 joined).
-          options.forks(1).warmupIterations(2).warmupTime(TimeValue.milliseconds(500))
-              .measurementIterations(3).measurementTime(TimeValue.seconds(1));
+          // Short iterations: the setups run every measured path before the first warmup, and the quick suite's
+          // budget (README) is spent mostly on fork start and pre-population, not on measurement.
+          options.forks(1).warmupIterations(2).warmupTime(TimeValue.milliseconds(300))
+              .measurementIterations(3).measurementTime(TimeValue.milliseconds(500));
           break;
         default:
           break; // the annotated defaults
@@ -99,32 +107,24 @@ public final class Bench {
     Files.createDirectories(dir);
     Path json = dir.resolve("jmh-" + name + ".json");
     Path markdown = dir.resolve("report-" + name + ".md");
+    String include = System.getProperty("bench.include", ".*");
+    Map<String, List<String>> userParams = parseParams(System.getProperty("bench.params", ""));
 
-    ChainedOptionsBuilder options = new OptionsBuilder()
-        .include(System.getProperty("bench.include", ".*"))
-        .shouldFailOnError(true)
-        .jvmArgs() // forks get BenchmarkDefaults' flags only, not this driver's -Xmx and -Dbench.* flags
-        .resultFormat(ResultFormatType.JSON)
-        .result(json.toString());
-    mode.apply(options);
-    addProfiler(options, System.getProperty("bench.prof", ""));
-    String extraFlags = System.getProperty("bench.jvmArgs", "").trim();
-    if (!extraFlags.isEmpty()) {
-      // Prepend: an append given here would replace the annotated jvmArgsAppend instead of adding to it.
-      options.jvmArgsPrepend(extraFlags.split("\\s+"));
+    List<RunPlan.Run> runs = mode == Mode.QUICK && userParams.isEmpty()
+        ? RunPlan.quick(include).runs()
+        : List.of(new RunPlan.Run(List.of(include), userParams));
+    List<Path> parts = new ArrayList<>();
+    for (int i = 0; i < runs.size(); i++) {
+      Path part = runs.size() == 1 ? json : dir.resolve("jmh-" + name + ".part" + i + ".json");
+      new Runner(options(mode, runs.get(i), part)).run();
+      parts.add(part);
     }
-    for (String spec : System.getProperty("bench.params", "").split(";")) {
-      if (spec.isBlank()) {
-        continue;
+    if (runs.size() > 1) {
+      ResultFiles.join(parts, json);
+      for (Path part : parts) {
+        Files.delete(part);
       }
-      int eq = spec.indexOf('=');
-      if (eq <= 0) {
-        throw new IllegalArgumentException("bench.params: expected NAME=v1,v2 but found '" + spec + "'");
-      }
-      options.param(spec.substring(0, eq).trim(), spec.substring(eq + 1).trim().split(","));
     }
-
-    new Runner(options.build()).run();
     Report.write(json, markdown, "Benchmarks (" + name + " mode)");
     System.out.println("JMH results: " + json);
     System.out.println("Report:      " + markdown);
@@ -132,5 +132,39 @@ public final class Bench {
     if (experiments != null) {
       System.out.println("Experiments: " + experiments);
     }
+  }
+
+  private static Options options(Mode mode, RunPlan.Run run, Path json) {
+    ChainedOptionsBuilder options = new OptionsBuilder()
+        .shouldFailOnError(true)
+        .jvmArgs() // forks get BenchmarkDefaults' flags only, not this driver's -Xmx and -Dbench.* flags
+        .resultFormat(ResultFormatType.JSON)
+        .result(json.toString());
+    run.includes().forEach(options::include);
+    mode.apply(options);
+    addProfiler(options, System.getProperty("bench.prof", ""));
+    String extraFlags = System.getProperty("bench.jvmArgs", "").trim();
+    if (!extraFlags.isEmpty()) {
+      // Prepend: an append given here would replace the annotated jvmArgsAppend instead of adding to it.
+      options.jvmArgsPrepend(extraFlags.split("\\s+"));
+    }
+    run.params().forEach((param, values) -> options.param(param, values.toArray(String[]::new)));
+    return options.build();
+  }
+
+  /** {@code NAME=v1,v2;NAME2=v3} as a map, in the order given; blank gives an empty map. */
+  static Map<String, List<String>> parseParams(String specs) {
+    Map<String, List<String>> params = new LinkedHashMap<>();
+    for (String spec : specs.split(";")) {
+      if (spec.isBlank()) {
+        continue;
+      }
+      int eq = spec.indexOf('=');
+      if (eq <= 0) {
+        throw new IllegalArgumentException("bench.params: expected NAME=v1,v2 but found '" + spec + "'");
+      }
+      params.put(spec.substring(0, eq).trim(), List.of(spec.substring(eq + 1).trim().split(",")));
+    }
+    return params;
   }
 }

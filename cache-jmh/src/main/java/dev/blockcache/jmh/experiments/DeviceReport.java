@@ -42,13 +42,14 @@ final class DeviceReport {
         score[e][t] = find(runs, EXPERIMENT, THREADS[t], "engine", ENGINES[e]).score();
       }
     }
+    int cores = Runtime.getRuntime().availableProcessors();
     double[] nvme = score[5];
     double[] sata = score[4];
     double[] hdd = score[3];
     md.append("## 3. IO engines × devices (Intel file-mode BucketCache brief)\n\n");
     md.append("Single 1 KB row gets from an L2 holding the whole 16 MiB dataset (4 KiB blocks); `file:` engine over ")
-        .append("modelled devices (`hbase.bucketcache.file.device.model`), with heap, offheap and O_DIRECT on this ")
-        .append("VM's disk as references; gets/s. Published: 500 GB in file mode on real devices, 32 logical cores.\n\n");
+        .append("modelled devices (`hbase.bucketcache.file.device.model`), with heap, offheap and O_DIRECT on the ")
+        .append("machine's disk as references; gets/s. Published: 500 GB in file mode on real devices, 32 logical cores.\n\n");
     md.append("| threads |");
     for (String label : LABELS) {
       md.append(' ').append(label).append(" |");
@@ -88,8 +89,9 @@ final class DeviceReport {
         widening, widening > 1 + NOISE);
     md.append("\nA modelled device holds each read until its modelled completion; the CPU work of a get (index, ")
         .append("block header key and CRC32C check, row copy) and the model's spinning wait for completions under ")
-        .append("300 µs still run on 2 shared cores, which caps the SSD models and every memory engine. Above 2 ")
-        .append("threads this machine measures contention, not parallelism.\n");
+        .append("300 µs still run on the machine's ").append(cores).append(" cores, which caps the SSD models and every ")
+        .append("memory engine. Above ").append(cores).append(" threads a run measures contention, not ")
+        .append("parallelism.\n");
     Path png = dir.resolve("experiment3-io-engines-" + mode + ".png");
     List<String> series = new ArrayList<>(List.of(LABELS));
     ExperimentCharts.lines(png, "Experiment 3: L2 gets by engine and device", "gets/s (log)", Scale.LOG, THREADS,

@@ -88,7 +88,7 @@ public final class ExperimentReport {
     double[][] published = {{210_000, 290_000, Double.NaN}, {140_000, 265_000, 13_000}};
     md.append("## 1. Block size (HBase 0.92 \"Practical Caching\")\n\n");
     md.append("Random 1 KB row reads, 1 thread. Datasets: 32 MiB (PAGE_CACHE, CACHED), 256 MiB over an 8 MiB L1 ")
-        .append("(LARGE; the file stays in the OS page cache here, the talk read from disk).\n\n");
+        .append("(LARGE; misses read the file through the OS page cache, the talk read from disk).\n\n");
     md.append("| setting | 4 KiB rows/s | 64 KiB rows/s | 4K/64K | published 4K | published 64K | published 4K/64K |\n");
     md.append("|---|---:|---:|---:|---:|---:|---:|\n");
     for (int s = 0; s < 3; s++) {
@@ -150,8 +150,9 @@ public final class ExperimentReport {
     double fall = score[1][threads.length - 1] / score[1][copyPeak];
     verdict(md, "copy peaks at " + threads[copyPeak] + " threads and falls more than 10% after it (published: peak "
         + "near 20); last/peak", fall, fall < 1 - NOISE);
-    md.append("\nOn this machine the peak of either curve says more about 2 cores being oversubscribed than about "
-        + "the read path; the ratio between the curves is the comparable figure.\n");
+    md.append("\nWith ").append(Runtime.getRuntime().availableProcessors()).append(" cores, the peak of either curve ")
+        .append("says more about oversubscribed cores than about the read path; the ratio between the curves is the ")
+        .append("comparable figure.\n");
     Path png = dir.resolve("experiment2-thread-scaling-" + mode + ".png");
     ExperimentCharts.lines(png, "Experiment 2: 100-row multi-gets from an offheap L2", threads,
         List.of("zero-copy", "copy-to-heap"), score);

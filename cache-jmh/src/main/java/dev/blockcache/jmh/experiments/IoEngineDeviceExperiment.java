@@ -56,7 +56,8 @@ import org.openjdk.jmh.infra.Blackhole;
  * <p>Thread-safety: the cache and reader are shared by the benchmark threads and are thread-safe.
  */
 @Fork(value = 2, jvmArgsAppend = {
-    "-Xms" + BenchmarkDefaults.SMALL_HEAP, "-Xmx" + BenchmarkDefaults.SMALL_HEAP, "-XX:+AlwaysPreTouch"})
+    "-Xms" + BenchmarkDefaults.SMALL_HEAP, "-Xmx" + BenchmarkDefaults.SMALL_HEAP, "-XX:+AlwaysPreTouch",
+    "-XX:+UseTransparentHugePages"})
 @State(Scope.Benchmark)
 public class IoEngineDeviceExperiment extends BenchmarkDefaults {
   /**

@@ -57,7 +57,8 @@ import site.ycsb.generator.ScrambledZipfianGenerator;
  * generators are per thread.
  */
 @Fork(value = 2, jvmArgsAppend = {
-    "-Xms" + BenchmarkDefaults.SMALL_HEAP, "-Xmx" + BenchmarkDefaults.SMALL_HEAP, "-XX:+AlwaysPreTouch"})
+    "-Xms" + BenchmarkDefaults.SMALL_HEAP, "-Xmx" + BenchmarkDefaults.SMALL_HEAP, "-XX:+AlwaysPreTouch",
+    "-XX:+UseTransparentHugePages"})
 @State(Scope.Benchmark)
 @Threads(2)
 public class YcsbExperiment extends BenchmarkDefaults {

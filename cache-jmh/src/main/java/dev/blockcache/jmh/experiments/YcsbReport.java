@@ -91,7 +91,7 @@ final class YcsbReport {
     verdict(md, "C's data-block hit ratio falls on the large dataset (published ~99% → ~83%, ×1.19); "
         + "l2CacheHitRatio FITS/LARGE", hit, hit > 1 + NOISE);
     md.append("\nThe guide's hit ratio is its L1's, which held every block (no L2); ours splits index blocks (L1) from ")
-        .append("data blocks (L2), so the comparable figure is l2CacheHitRatio. A miss here costs a page-cache read ")
+        .append("data blocks (L2), so the comparable figure is l2CacheHitRatio. A miss in this experiment costs a page-cache read ")
         .append("and a CRC of 64 KiB (tens of µs), not an HDFS read from disk (the guide's ~100 ms p99).\n");
     Path png = dir.resolve("experiment4-ycsb-" + mode + ".png");
     ExperimentCharts.bars(png, "Experiment 4: YCSB throughput, dataset in cache vs 8× the cache", "workload",

@@ -1,0 +1,45 @@
+package dev.blockcache.jmh.plan;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The cells the quick suite leaves out, per benchmark class: the floors and reference points that explain a ratio
+ * but are not a competitor (they run in full mode and on request), and thread counts of the thread-scaling
+ * experiment between the ones that give its shape. Every competitor a target names, and every cell an experiment's
+ * report needs, stays in.
+ *
+ * <p>Thread-safety: immutable.
+ */
+public final class QuickCells {
+  /** One benchmark class's restriction: {@code @Param} values kept, and benchmark methods kept (empty: all). */
+  record Restriction(Map<String, List<String>> params, Set<String> methods) {
+    Restriction {
+      params = Map.copyOf(params);
+      methods = Set.copyOf(methods);
+    }
+
+    boolean keepsMethod(String method) {
+      return methods.isEmpty() || methods.contains(method);
+    }
+  }
+
+  private static final Map<String, Restriction> BY_CLASS = Map.of(
+      "dev.blockcache.jmh.l2.L2GetBenchmark",
+      new Restriction(Map.of("competitor", List.of("OURS_ZERO_COPY", "OURS_COPY", "HBASE_BUCKET", "CHM")), Set.of()),
+      "dev.blockcache.jmh.l2.L2InsertBurstBenchmark",
+      new Restriction(Map.of("competitor", List.of("OURS_ZERO_COPY", "OURS_INLINE", "HBASE_BUCKET")), Set.of()),
+      "dev.blockcache.jmh.file.FileEngineGetBenchmark",
+      new Restriction(Map.of("competitor", List.of("OURS", "RAW_FILECHANNEL", "HBASE_BUCKET")), Set.of()),
+      "dev.blockcache.jmh.experiments.ThreadScalingExperiment",
+      new Restriction(Map.of(), Set.of("threads05", "threads20", "threads75")));
+
+  private QuickCells() {
+  }
+
+  /** The restriction of {@code benchmarkClass} (fully qualified), or {@code null} when quick mode runs all of it. */
+  static Restriction of(String benchmarkClass) {
+    return BY_CLASS.get(benchmarkClass);
+  }
+}

@@ -1,0 +1,128 @@
+package dev.blockcache.jmh.plan;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+
+/**
+ * Splits a benchmark selection into JMH runs: JMH applies a {@code @Param} restriction to every benchmark of a run,
+ * so benchmarks that {@link QuickCells} restricts differently each get a run of their own. The benchmarks come from
+ * the {@code META-INF/BenchmarkList} that JMH's annotation processor writes, matched as JMH matches its include
+ * (a regular expression found anywhere in {@code class.method}).
+ *
+ * <p>Thread-safety: immutable once built.
+ */
+public final class RunPlan {
+  /** One JMH run: the benchmarks it includes (each an exact-match regex) and its {@code @Param} restrictions. */
+  public record Run(List<String> includes, Map<String, List<String>> params) {
+    public Run {
+      includes = List.copyOf(includes);
+      params = Map.copyOf(params);
+    }
+  }
+
+  private static final String BENCHMARK_LIST = "META-INF/BenchmarkList";
+
+  private final List<Run> runs;
+
+  private RunPlan(List<Run> runs) {
+    this.runs = List.copyOf(runs);
+  }
+
+  /** The runs, in a stable order: unrestricted benchmarks first, then one run per restricted class. */
+  public List<Run> runs() {
+    return runs;
+  }
+
+  /**
+   * The quick suite's runs over the benchmarks matching {@code include}, from this class loader's benchmark list.
+   *
+   * @throws IllegalArgumentException when {@code include} matches no benchmark
+   */
+  public static RunPlan quick(String include) {
+    return quick(include, readBenchmarks());
+  }
+
+  /** As {@link #quick(String)} over the given {@code class.method} names. */
+  static RunPlan quick(String include, List<String> benchmarks) {
+    Pattern pattern = Pattern.compile(include);
+    List<String> unrestricted = new ArrayList<>();
+    Map<String, List<String>> restrictedByClass = new LinkedHashMap<>();
+    for (String name : new TreeSet<>(benchmarks)) {
+      if (!pattern.matcher(name).find()) {
+        continue;
+      }
+      int dot = name.lastIndexOf('.');
+      String benchmarkClass = name.substring(0, dot);
+      QuickCells.Restriction restriction = QuickCells.of(benchmarkClass);
+      if (restriction == null) {
+        unrestricted.add(exact(name));
+      } else if (restriction.keepsMethod(name.substring(dot + 1))) {
+        restrictedByClass.computeIfAbsent(benchmarkClass, c -> new ArrayList<>()).add(exact(name));
+      }
+    }
+    List<Run> runs = new ArrayList<>();
+    if (!unrestricted.isEmpty()) {
+      runs.add(new Run(unrestricted, Map.of()));
+    }
+    restrictedByClass.forEach((benchmarkClass, includes) ->
+        runs.add(new Run(includes, QuickCells.of(benchmarkClass).params())));
+    if (runs.isEmpty()) {
+      throw new IllegalArgumentException("bench.include '" + include + "' matches no benchmark");
+    }
+    return new RunPlan(runs);
+  }
+
+  private static String exact(String name) {
+    return "^" + Pattern.quote(name) + "$";
+  }
+
+  /** The {@code class.method} names in {@value #BENCHMARK_LIST}, whose lines hold length-prefixed strings. */
+  static List<String> readBenchmarks() {
+    InputStream in = RunPlan.class.getClassLoader().getResourceAsStream(BENCHMARK_LIST);
+    if (in == null) {
+      throw new IllegalStateException(BENCHMARK_LIST + " is not on the classpath: was the module compiled?");
+    }
+    List<String> names = new ArrayList<>();
+    try (BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+      for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+        if (!line.isBlank()) {
+          names.add(benchmarkName(line));
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return names;
+  }
+
+  /** {@code class.method} of one BenchmarkList line: {@code JMH S <n> <class> S <n> <generated> S <n> <method> ...}. */
+  static String benchmarkName(String line) {
+    int[] pos = {"JMH ".length()};
+    String userClass = token(line, pos);
+    token(line, pos); // the generated class
+    String method = token(line, pos);
+    return userClass + "." + method;
+  }
+
+  private static String token(String line, int[] pos) {
+    if (!line.startsWith("S ", pos[0])) {
+      throw new IllegalArgumentException("unexpected BenchmarkList line at " + pos[0] + ": " + line);
+    }
+    int lengthStart = pos[0] + 2;
+    int space = line.indexOf(' ', lengthStart);
+    int length = Integer.parseInt(line.substring(lengthStart, space));
+    String value = line.substring(space + 1, space + 1 + length);
+    pos[0] = space + 1 + length + 1;
+    return value;
+  }
+}

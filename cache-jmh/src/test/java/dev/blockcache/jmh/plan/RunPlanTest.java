@@ -1,0 +1,75 @@
+package dev.blockcache.jmh.plan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+class RunPlanTest {
+  private static final List<String> BENCHMARKS = List.of(
+      "dev.blockcache.jmh.l1.L1GetBenchmark.get1Thread",
+      "dev.blockcache.jmh.l1.L1GetBenchmark.get2Threads",
+      "dev.blockcache.jmh.l2.L2GetBenchmark.get1Thread",
+      "dev.blockcache.jmh.l2.L2GetBenchmark.get2Threads",
+      "dev.blockcache.jmh.experiments.ThreadScalingExperiment.threads05",
+      "dev.blockcache.jmh.experiments.ThreadScalingExperiment.threads10",
+      "dev.blockcache.jmh.experiments.ThreadScalingExperiment.threads20",
+      "dev.blockcache.jmh.experiments.ThreadScalingExperiment.threads75");
+
+  @Test
+  void unrestrictedBenchmarksShareOneRunAndEachRestrictedClassGetsItsOwn() {
+    List<RunPlan.Run> runs = RunPlan.quick(".*", BENCHMARKS).runs();
+
+    assertEquals(3, runs.size());
+    assertEquals(Map.of(), runs.get(0).params());
+    assertTrue(selects(runs.get(0), "dev.blockcache.jmh.l1.L1GetBenchmark.get2Threads"));
+    assertEquals(2, runs.get(0).includes().size());
+    RunPlan.Run threads = runs.get(1);
+    assertEquals(3, threads.includes().size(), "05, 20 and 75 kept");
+    assertTrue(!selects(threads, "dev.blockcache.jmh.experiments.ThreadScalingExperiment.threads10"));
+    assertTrue(selects(threads, "dev.blockcache.jmh.experiments.ThreadScalingExperiment.threads05"));
+    RunPlan.Run l2 = runs.get(2);
+    assertEquals(List.of("OURS_ZERO_COPY", "OURS_COPY", "HBASE_BUCKET", "CHM"), l2.params().get("competitor"));
+    assertTrue(selects(l2, "dev.blockcache.jmh.l2.L2GetBenchmark.get1Thread"));
+  }
+
+  @Test
+  void includesMatchOneBenchmarkExactlyNotItsPrefixes() {
+    RunPlan.Run run = RunPlan.quick("L1GetBenchmark.get1", BENCHMARKS).runs().get(0);
+
+    assertEquals(1, run.includes().size());
+    assertTrue(selects(run, "dev.blockcache.jmh.l1.L1GetBenchmark.get1Thread"));
+    assertTrue(!selects(run, "dev.blockcache.jmh.l1.L1GetBenchmark.get1ThreadMore"));
+  }
+
+  @Test
+  void anIncludeMatchingNothingIsRefusedByName() {
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> RunPlan.quick("NoSuchBenchmark", BENCHMARKS));
+    assertTrue(e.getMessage().contains("NoSuchBenchmark"), e.getMessage());
+  }
+
+  @Test
+  void readsTheClassAndMethodOfABenchmarkListLine() {
+    String line = "JMH S 23 a.b.BlockSizeExperiment S 45 a.b.jmh_generated.BlockSizeExperiment_jmhTest"
+        + " S 13 randomRowRead S 10 Throughput I 1 1";
+
+    assertEquals("a.b.BlockSizeExperiment.randomRowRead", RunPlan.benchmarkName(line));
+  }
+
+  @Test
+  void theCompiledBenchmarkListHoldsTheQuickSuitesClasses() {
+    List<String> names = RunPlan.readBenchmarks();
+
+    assertTrue(names.contains("dev.blockcache.jmh.l2.L2GetBenchmark.get1Thread"), names.toString());
+    assertTrue(names.contains("dev.blockcache.jmh.experiments.ThreadScalingExperiment.threads20"), names.toString());
+  }
+
+  private static boolean selects(RunPlan.Run run, String benchmark) {
+    return run.includes().stream().anyMatch(regex -> Pattern.compile(regex).matcher(benchmark).find());
+  }
+}
