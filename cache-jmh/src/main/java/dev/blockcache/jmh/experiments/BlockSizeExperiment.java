@@ -27,8 +27,8 @@ import org.openjdk.jmh.infra.Blackhole;
  *   <li>{@code PAGE_CACHE}: no block cache; every read is a {@code FileChannel} positional read of the whole block
  *       from the OS page cache, checksums verified (as HDFS does). Dataset 32 MiB.</li>
  *   <li>{@code CACHED}: an L1 LruBlockCache 25% larger than the 32 MiB dataset, pre-populated: 100% hits.</li>
- *   <li>{@code LARGE}: a 256 MiB dataset over an 8 MiB L1 (32× the cache); misses read the file. On this machine the
- *       file still sits in the OS page cache, so "disk" is memory here (the talk's collapse came from real disks).</li>
+ *   <li>{@code LARGE}: a 256 MiB dataset over an 8 MiB L1 (32× the cache); misses read the file. The file
+ *       stays in the OS page cache, so "disk" is memory (the talk's collapse came from real disks).</li>
  * </ul>
  *
  * <p>Published (2012, HBase 0.92 on a real cluster): cached 4 KiB ≈ 290k rows/s vs 64 KiB ≈ 265k/s (4K ~10% faster);

@@ -35,17 +35,17 @@ import org.openjdk.jmh.infra.Blackhole;
  *       set; every L2 get reads its slot from the file engine (the L2 has no RAM tier for written blocks), and the
  *       model books that read on the modelled device and holds it until the modelled completion, so every get pays
  *       the device. The real read comes from the page cache.</li>
- *   <li>{@code FILE_DIRECT}: {@code file:} with {@code hbase.bucketcache.file.directio=true}: the real disk of this VM,
+ *   <li>{@code FILE_DIRECT}: {@code file:} with {@code hbase.bucketcache.file.directio=true}: the machine's real disk,
  *       no page cache.</li>
  *   <li>{@code HEAP}, {@code OFFHEAP}: memory engines, the ceiling the read path itself allows.</li>
  * </ul>
- * 4 KiB blocks (the brief used HBase's 64 KiB default) keep the CPU cost of a get small, so that on 2 cores the
+ * 4 KiB blocks (the brief used HBase's 64 KiB default) keep the CPU cost of a get small, so that on a few cores the
  * device, not the checksum of a 64 KiB block, is what the SSD models are limited by.
  *
  * <p>Published (2015, HBase 0.98, 32 logical cores, 500 GB in file mode): 50 threads PCIe NVMe 60,380 ops/s, SATA SSD
  * 5,339, HDD 324; 25 threads 41,552 / 5,117 / 293; 10 threads 21,641 / 4,705 / 267; NVMe 4–11× SATA SSD, 81–189×
- * HDD. The report computes NVMe/SATA and NVMe/HDD at each thread count from the measured figures. Above 2 threads
- * this 2-core machine measures contention, not parallelism; the models' waits overlap, the CPU work does not.
+ * HDD. The report computes NVMe/SATA and NVMe/HDD at each thread count from the measured figures. Above the machine's
+ * core count a run measures contention, not parallelism; the models' waits overlap, the CPU work does not.
  *
  * <p>Command: {@code ./mvnw -B -Pbench verify -pl cache-jmh -am -DskipTests -Dbench.include=IoEngineDeviceExperiment}
  * (quick; {@code -Dbench.full=true} for full, {@code -Dbench.smoke=true} to check it runs).
@@ -62,7 +62,7 @@ import org.openjdk.jmh.infra.Blackhole;
 public class IoEngineDeviceExperiment extends BenchmarkDefaults {
   /**
    * Dataset in MiB. The models' service times do not depend on it; it is kept small because loading it through
-   * O_DIRECT (a read-modify-write of the edge pages of every slot) cost ~0.5 ms per block here (4 s for 8,192).
+   * O_DIRECT (a read-modify-write of the edge pages of every slot) costs a device write per block.
    */
   static final int DATASET_MB = 16;
   /** Data block size: see the class notes. */

@@ -29,7 +29,7 @@ import org.openjdk.jmh.infra.Blackhole;
  * the allocation rate and GC time.
  *
  * <p>Published (2015, 32-core servers): copy-to-heap peaks near 20 threads then falls (GC); zero-copy keeps rising,
- * 2×–5.6× ahead. On this 2-core machine every count above 2 measures contention and oversubscription, not
+ * 2×–5.6× ahead. Every count above the machine's core count measures contention and oversubscription, not
  * parallelism: the shape to look for is whether COPY falls behind ZERO_COPY as threads grow, not a peak.
  *
  * <p>Command: {@code ./mvnw -B -Pbench verify -Dbench.include=ThreadScalingExperiment -Dbench.prof=gc}.

@@ -32,7 +32,7 @@ import site.ycsb.generator.ScrambledZipfianGenerator;
  * BucketCache of {@value #L2_MB} MiB holding data blocks of 64 KiB (HBase's default), writer threads running.
  * Datasets ({@link Dataset}): {@code FITS} = 16 MiB of 1 KB rows, every block loaded into the L2 first (the guide
  * warmed its 40 GB set into a 61 GB cache); {@code LARGE} = 256 MiB, 8× the L2 (the guide: 1 TB over 61 GB of cache
- * and ~500 GB of OS cache). A miss reads the block file with checksums verified; the file sits in this VM's page
+ * and ~500 GB of OS cache). A miss reads the block file with checksums verified; the file sits in the OS page
  * cache, so a miss costs a 64 KiB read and CRC (tens of µs), not a disk seek: the collapse shows in a quick run, and
  * is smaller than one that went to HDFS and disks.
  *
@@ -67,7 +67,7 @@ public class YcsbExperiment extends BenchmarkDefaults {
   /** Data block size: HBase's default. */
   static final int BLOCK_SIZE = 65536;
 
-  /** The two dataset sizes of the guide, scaled to this machine. */
+  /** The two dataset sizes of the guide, scaled down to run in a quick suite. */
   public enum Dataset {
     FITS(16), LARGE(256);
 

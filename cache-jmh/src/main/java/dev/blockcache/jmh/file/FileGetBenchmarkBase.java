@@ -24,7 +24,7 @@ import org.openjdk.jmh.annotations.Threads;
  * {@link KeyCursor}.
  */
 public abstract class FileGetBenchmarkBase extends BenchmarkDefaults {
-  /** Bytes of blocks on file: large enough to defeat CPU caches, small enough to stay in this VM's page cache. */
+  /** Bytes of blocks on file: large enough to defeat CPU caches, small enough to stay in the page cache. */
   private static final long DATA_BYTES = 64L << 20;
   private static final int SEQUENCE = 1 << 16;
 

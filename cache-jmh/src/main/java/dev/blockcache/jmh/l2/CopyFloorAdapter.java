@@ -12,14 +12,14 @@ import io.netty.buffer.Unpooled;
  * bucket cache copies a block into an {@code offheap} slot, with no index, no allocator, no queue and no header
  * bytes. A cache that copies each block once into off-heap memory on one thread cannot take a burst faster (several
  * threads copying at once may pass it while memory bandwidth lasts: HBase's three writers measured up to 1.07× it at
- * 64 KiB), so it bounds what the insert benchmark's ratios can reach on this machine. Two shapes:
+ * 64 KiB), so it bounds what the insert benchmark's ratios can reach on the machine it runs on. Two shapes:
  * <ul>
  *   <li>{@link #packed}: slots of exactly the block size, back to back and page-aligned: the fastest copy there
  *       is.</li>
  *   <li>{@link #slotShaped}: slots at the stride of the default bucket item that holds the block and our header
  *       (5 KiB for 4 KiB, 65 KiB for 64 KiB; {@link SlotShape}), the block placed after a header-sized gap that is not
  *       written. This is where any bucket cache with HBase's default sizes puts its blocks, HBase's included: a
- *       4 KiB block then spans two pages, which measured 35-45% slower than the packed copy on this VM.</li>
+ *       4 KiB block then spans two pages, which makes the copy slower than the packed one.</li>
  * </ul>
  * A get returns the length of a copied slot; nothing is reference counted.
  *

@@ -41,7 +41,7 @@ import org.openjdk.jmh.annotations.Threads;
  *       {@code queueWaitMs} does not apply (its two groups measure the same thing twice).</li>
  *   <li><b>The floor</b>: COPY_FLOOR is not a cache. It copies each block into its own slot of one direct buffer
  *       and does nothing else ({@link CopyFloorAdapter}), so its score is the fastest any cache that copies a block
- *       once into off-heap memory could take the burst on this machine, and {@code COPY_FLOOR / HBASE_BUCKET} is the
+ *       once into off-heap memory could take the burst on the same machine, and {@code COPY_FLOOR / HBASE_BUCKET} is the
  *       largest ratio over HBase that a competitor could reach in this run. SLOT_FLOOR is the same copy into slots
  *       laid out as HBase's default bucket sizes lay them out (a 4 KiB block at a 5 KiB stride spans two pages), so
  *       {@code SLOT_FLOOR / HBASE_BUCKET} bounds any cache that stores blocks in those sizes, HBase and ours included.
