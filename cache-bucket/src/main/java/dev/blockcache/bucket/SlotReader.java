@@ -27,8 +27,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * The engine's memory is released only once the cache is closed and no slot is pinned, whichever comes last.
  *
  * <p>Engines that are not memory are read into a buffer taken from a {@link ReadBufferPool} and checked (key and
- * CRC32C, the latter unless {@code hbase.bucketcache.checksum.verify} is false) after the read, so a slot reused during
- * the read is detected rather than prevented. A slot that fails the check while the index still maps the key to it is
+ * CRC32C, the latter unless {@code hbase.bucketcache.checksum.verify} is false) after the read, and the index is
+ * looked up again: a slot can only be rewritten after its entry left the index, so a read that still finds the entry
+ * afterwards read one block whole, and one that does not is a miss. A slot reused during the read is thus detected
+ * rather than prevented, with checksums on or off. A slot that fails the check while the index still maps the key to it is
  * corrupt: the entry is evicted, counted and logged (rate-limited), and the get misses. An IO error is counted,
  * reported to the {@link IoErrorTolerance} and also served as a miss; no exception reaches the caller. A block that
  * passes is handed out as a {@link BlockBuf} view of the buffer, whose last release gives the buffer back to the pool.
@@ -132,6 +134,13 @@ final class SlotReader implements ViewOwner {
       readBuffers.giveBack(taken);
       parts.counters.checksumMismatch();
       evictIfStillMapped(key, entry, "CRC32C");
+      return null;
+    }
+    if (!sameSlot(parts.index.peek(key), entry)) {
+      // The entry left the index after the get found it, so the slot may have been freed and rewritten while it was
+      // read: header and block can come from two different blocks, which the key check alone (checksums off) cannot
+      // see. The index still mapping the key to this slot after the read means no writer had the slot during it.
+      readBuffers.giveBack(taken);
       return null;
     }
     // The view's last release gives the buffer back to the pool (the ReadBuffer is the view's owner).
