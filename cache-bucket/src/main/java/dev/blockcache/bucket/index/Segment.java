@@ -1,5 +1,6 @@
 package dev.blockcache.bucket.index;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.blockcache.api.CachePriority;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -29,7 +30,11 @@ import java.util.function.LongUnaryOperator;
  * fall back to the read lock; a lookup sets the reference bit with a CAS on the exact word it read, so a lost race
  * only loses the bit (see {@link BlockIndex} for the full model). Methods ending in {@code Locked} need the write
  * lock.
+ *
+ * <p>The {@code @GuardedBy} fields are documentation here, not checked: Error Prone's checker models monitors and
+ * {@code Lock}s, not {@link StampedLock} stamps, and the optimistic read reads them without a lock by design.
  */
+@SuppressWarnings("GuardedBy") // StampedLock stamps and optimistic reads: see the class javadoc
 final class Segment {
   /** Reference bit in a stored entry word: free in every {@link IndexEntry} value. */
   static final long REF_BIT = Long.MIN_VALUE;

@@ -1,5 +1,6 @@
 package dev.blockcache.bucket.persist;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.blockcache.bucket.alloc.BucketAllocator;
 import dev.blockcache.bucket.engine.IoEngine;
 import dev.blockcache.bucket.index.BlockIndex;

@@ -1,5 +1,6 @@
 package dev.blockcache.bucket.engine.device;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 
