@@ -21,6 +21,8 @@ public final class TestCaches {
     conf.set("hbase.bucketcache.size", Integer.toString(megabytes));
     conf.set("hbase.wal.provider", "filesystem");
     conf.setBoolean("hbase.unsafe.stream.capability.enforce", false);
+    // The memstore's chunk pool is a RegionServer-wide service a region alone does not start.
+    conf.setBoolean("hbase.hregion.memstore.mslab.enabled", false);
     return conf;
   }
 
