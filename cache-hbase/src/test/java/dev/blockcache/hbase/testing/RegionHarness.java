@@ -108,6 +108,12 @@ public final class RegionHarness implements Closeable {
     store().closeAndArchiveCompactedFiles();
   }
 
+  /** A minor compaction of the store (HBase picks the files), then archiving as for a major one. */
+  public void minorCompact() throws IOException {
+    region.compact(false);
+    store().closeAndArchiveCompactedFiles();
+  }
+
   private HStore store() {
     return region.getStore(FAMILY);
   }
