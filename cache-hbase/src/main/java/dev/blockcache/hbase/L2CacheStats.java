@@ -29,7 +29,10 @@ final class L2CacheStats extends org.apache.hadoop.hbase.io.hfile.CacheStats {
     return l2.get().evictionRunCount();
   }
 
-  /** Blocks removed by eviction, explicit evicts and evict-by-file (HBase: "evictedBlockCount"). */
+  /**
+   * Blocks the L2 evicted to make room (HBase: "evictedBlockCount"). Unlike HBase's BucketCache, explicit evicts and
+   * evict-by-file are not counted: the L2 counts only what its capacity forced out.
+   */
   @Override
   public long getEvictedCount() {
     return l2.get().evictedBlockCount();
