@@ -30,6 +30,7 @@ import org.apache.hadoop.hbase.regionserver.StoreFileWriter;
 import org.apache.hadoop.hbase.util.BloomFilter;
 import org.apache.hadoop.hbase.util.BloomFilterFactory;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -42,7 +43,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * the second (every data block a hit in our L2, no new data miss); bloom chunks are served through the cache; blocks
  * cached on write are hits on the first read; evict-on-close removes the file's blocks (the iterator lists none of
  * them); the reader's pooled {@code ByteBuffAllocator} has every buffer back and neither netty leaks (both leak
- * checks run after each test). Engines: offheap (zero-copy views), file (verified reads into pooled buffers) and heap
+ * checks run after each test); a persistent file L2 serves the blocks of a file cached on write after a restart
+ * (the stored deserializer identifiers resolve again). Engines: offheap (zero-copy views), file (verified reads into pooled buffers) and heap
  * (copied onto the heap for HBase).
  */
 class HFileLevelTest {
@@ -125,6 +127,28 @@ class HFileLevelTest {
     assertTrue(stats.getHitCount() > (blockSize == 4096 ? 100 : 5), "hits: " + stats.getHitCount());
     reader.close(true);
     assertEquals(0, blocksOf(file.getName()));
+  }
+
+  @Test
+  void aPersistentFileL2ServesTheBlocksAfterARestart() throws IOException {
+    Configuration conf = conf("file");
+    conf.set("hbase.bucketcache.persistent.path", dir.resolve("l2.index").toString());
+    conf.setBoolean(CacheConfig.CACHE_BLOCKS_ON_WRITE_KEY, true);
+    cache = TestCaches.ours(conf);
+    FileSystem fs = FileSystem.getLocal(conf);
+    Path file = new Path(dir.resolve("warm").toUri());
+    write(conf, fs, file, 65536, new CacheConfig(conf, null, cache, ByteBuffAllocator.HEAP));
+    cache.l2().drainWriters();
+    long cached = cache.getBlockCount();
+    assertTrue(cached > 5, "cached on write: " + cached);
+    cache.shutdown(); // writes the last index checkpoint
+
+    cache = TestCaches.ours(conf);
+    assertEquals(cached, cache.getBlockCount(), "blocks restored from the checkpoint");
+    HFile.Reader reader = HFile.createReader(fs, file, new CacheConfig(conf, null, cache, allocator), true, conf);
+    assertEquals(ROWS, scanAll(conf, reader));
+    assertEquals(0, cache.getStats().getMissCount(), "a restored block missed");
+    reader.close(true);
   }
 
   private Configuration conf(String engine) {
