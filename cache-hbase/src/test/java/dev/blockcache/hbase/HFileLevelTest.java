@@ -153,7 +153,7 @@ class HFileLevelTest {
 
   private Configuration conf(String engine) {
     String spec = "file".equals(engine) ? "file:" + dir.resolve("l2.cache") : engine;
-    Configuration conf = TestCaches.conf(spec, 64);
+    Configuration conf = TestCaches.conf(spec, 16);
     conf.setBoolean(ByteBuffAllocator.ALLOCATOR_POOL_ENABLED_KEY, true);
     conf.setInt(ByteBuffAllocator.MIN_ALLOCATE_SIZE_KEY, 0);
     allocator = ByteBuffAllocator.create(conf, true);
