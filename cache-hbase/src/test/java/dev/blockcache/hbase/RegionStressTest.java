@@ -112,7 +112,8 @@ class RegionStressTest {
       ours.shutdown();
     }
     assertTrue(wrong.isEmpty(), wrong.size() + " wrong cells, first: " + wrong.peek());
-    // Few hundred reads a second under both leak detectors at PARANOID (a stack trace per buffer) on 2 cores.
+    // A low bound: both leak detectors at PARANOID record a stack trace per buffer, which makes every read slow; the
+    // bound only proves that the readers ran.
     assertTrue(reads.get() > 100, "reads: " + reads.get());
     assertTrue(compactions[0] > 0, "no compaction ran");
     assertTrue(ours.getStats().getHitCount() > 0, "no read was served by the L2");
