@@ -16,11 +16,13 @@ import dev.blockcache.bucket.engine.device.DeviceModelIo;
 import dev.blockcache.bucket.format.BlockHeader;
 import dev.blockcache.bucket.index.IndexEntry;
 import dev.blockcache.bucket.write.PendingWrite;
+import dev.blockcache.bucket.write.QueueWait;
 import dev.blockcache.bucket.write.WriterPipeline;
 import dev.blockcache.buffer.HeapBlock;
 import dev.blockcache.config.BucketCacheConfig;
 import io.netty.buffer.ByteBuf;
 import java.io.IOException;
+import java.util.Iterator;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
@@ -162,14 +164,23 @@ public final class BucketCache implements BlockCache {
 
   @Override
   public CacheResult cacheBlock(BlockKey key, ByteBuf block, CacheOptions options) {
-    CacheResult result = admit(key, block, options);
+    return cacheBlock(key, block, options, QueueWait.CONFIGURED);
+  }
+
+  /**
+   * As {@link #cacheBlock(BlockKey, ByteBuf, CacheOptions)}; {@code wait} says whether a full writer queue may be
+   * waited on ({@code hbase.bucketcache.queue.addition.waittime}) or fails the call at once. The caller keeps its
+   * reference to {@code block}.
+   */
+  public CacheResult cacheBlock(BlockKey key, ByteBuf block, CacheOptions options, QueueWait wait) {
+    CacheResult result = admit(key, block, options, wait);
     if (result.isFailure()) {
       parts.fail(result);
     }
     return result;
   }
 
-  private CacheResult admit(BlockKey key, ByteBuf block, CacheOptions options) {
+  private CacheResult admit(BlockKey key, ByteBuf block, CacheOptions options, QueueWait wait) {
     if (closed) {
       return CacheResult.DISABLED;
     }
@@ -198,7 +209,7 @@ public final class BucketCache implements BlockCache {
       parts.ramCache.remove(write);
       return CacheResult.ALREADY_CACHED;
     }
-    if (!pipeline.submit(write)) {
+    if (!pipeline.submit(write, wait)) {
       parts.ramCache.remove(write);
       return CacheResult.QUEUE_FULL;
     }
@@ -287,6 +298,14 @@ public final class BucketCache implements BlockCache {
   @Override
   public long blockCount() {
     return parts.index.size() + parts.ramCache.size();
+  }
+
+  /**
+   * The blocks in slots, walked lazily: see {@link EntryWalker} (weakly consistent; blocks still waiting for their
+   * writer are not listed; on engines that are not memory each step reads a slot).
+   */
+  public Iterator<CachedEntry> entries() {
+    return EntryWalker.of(parts, reader);
   }
 
   /** The L2's own figures: allocator, index heap, writer queues, failures by reason. */

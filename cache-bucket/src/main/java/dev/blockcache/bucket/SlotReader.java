@@ -8,6 +8,7 @@ import dev.blockcache.bucket.index.IndexEntry;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -92,6 +93,59 @@ final class SlotReader implements ViewOwner {
         unpin(offset);
       }
     }
+  }
+
+  /**
+   * The block that {@code entry}'s slot holds, read back from its header, or null when the slot no longer holds the
+   * entry the index maps its key to (evicted or reused since the entry was seen), or the cache is closed.
+   */
+  CachedEntry entryAt(long entry) {
+    long offset = IndexEntry.offset(entry);
+    int stored = IndexEntry.length(entry);
+    if (parts.engine.isMemory()) {
+      if (!pinForWrite(offset)) {
+        return null;
+      }
+      try {
+        ByteBuf slot = parts.engine.segment(offset);
+        return entryIn(slot, (int) (offset % parts.engine.segmentSize()), entry);
+      } finally {
+        unpinAfterWrite(offset);
+      }
+    }
+    if (closed) {
+      return null;
+    }
+    ReadBufferPool.ReadBuffer taken = readBuffers.take(stored);
+    try {
+      parts.engine.readInto(offset, taken.buffer(), stored);
+      return entryIn(taken.buffer(), 0, entry);
+    } catch (IOException | RuntimeException e) {
+      return null; // a listing is best effort: reads that matter count and report their errors
+    } finally {
+      readBuffers.giveBack(taken);
+    }
+  }
+
+  private CachedEntry entryIn(ByteBuf slot, int at, long entry) {
+    if (slot.getInt(at + BlockHeader.MAGIC_OFFSET) != BlockHeader.MAGIC) {
+      return null;
+    }
+    int nameLength = slot.getUnsignedShort(at + BlockHeader.NAME_LENGTH_OFFSET);
+    if (BlockHeader.FIXED_LENGTH + nameLength > IndexEntry.length(entry)) {
+      return null;
+    }
+    String file = slot.toString(at + BlockHeader.NAME_OFFSET, nameLength, StandardCharsets.UTF_8);
+    long keyOffset = slot.getLong(at + BlockHeader.KEY_OFFSET_OFFSET);
+    if (file.isEmpty() || keyOffset < 0) {
+      return null;
+    }
+    BlockKey key = BlockKey.of(file, keyOffset);
+    long now = parts.index.peek(key);
+    if (!sameSlot(now, entry)) {
+      return null;
+    }
+    return new CachedEntry(key, IndexEntry.category(now), IndexEntry.priority(now), IndexEntry.length(now));
   }
 
   private static boolean sameSlot(long a, long b) {

@@ -70,15 +70,24 @@ public final class WriterPipeline implements AutoCloseable {
   }
 
   /**
-   * Queues {@code write} for its writer.
+   * Queues {@code write} for its writer, waiting for room as configured.
    *
    * @return false if the queue stayed full for the configured wait (the caller counts a failed insertion)
    */
   public boolean submit(PendingWrite write) {
+    return submit(write, QueueWait.CONFIGURED);
+  }
+
+  /**
+   * Queues {@code write} for its writer; {@code wait} says whether a full queue may be waited on.
+   *
+   * @return false if the queue was full (and stayed full for the configured wait, when {@code wait} allows one)
+   */
+  public boolean submit(PendingWrite write, QueueWait wait) {
     ArrayBlockingQueue<PendingWrite> queue = queueFor(write);
     submitted.incrementAndGet();
     boolean queued;
-    if (waitMillis == 0) {
+    if (waitMillis == 0 || wait == QueueWait.NONE) {
       queued = queue.offer(write);
     } else {
       try {

@@ -36,6 +36,18 @@ class WriterPipelineTest {
     }
   }
 
+  /** HBase's readers cache with waitWhenCache=false: a configured wait must not stall them on a full queue. */
+  @Test
+  void aSubmitterThatMayNotWaitIsRefusedAtOnceDespiteAWaitTime() {
+    try (WriterPipeline pipeline = new WriterPipeline(1, 1, 60_000, batch -> batch.forEach(w -> written.add(w.key())))) {
+      assertTrue(pipeline.submit(write(0), QueueWait.NONE));
+      long start = System.nanoTime();
+      assertFalse(pipeline.submit(write(1), QueueWait.NONE));
+      assertTrue(System.nanoTime() - start < 30_000_000_000L, "waited for room");
+      assertEquals(1, pipeline.drainNow());
+    }
+  }
+
   @Test
   void queueCapacityIsThreadsTimesLength() {
     try (WriterPipeline pipeline = new WriterPipeline(3, 64, 0, batch -> { })) {

@@ -35,6 +35,17 @@ public enum L2Competitor {
       return OursBucketAdapter.create(name(), setup, b -> b.writerInline(true));
     }
   },
+  /**
+   * blockcache's BucketCache behind HBase's own {@code BlockCache} interface (cache-hbase's {@code HBaseL2Cache}):
+   * HBase's HFileBlocks in and out, as a RegionServer would use it. Not in the default parameter lists; select it
+   * with {@code -Dbench.params="competitor=OURS_HBASE_API,HBASE_BUCKET"}.
+   */
+  OURS_HBASE_API {
+    @Override
+    L2Adapter create(L2Setup setup) throws IOException {
+      return new OursHBaseApiAdapter(name(), setup);
+    }
+  },
   /** HBase 2.6.4's BucketCache on its {@code offheap} engine, as a RegionServer builds it. */
   HBASE_BUCKET {
     @Override

@@ -1,0 +1,254 @@
+package dev.blockcache.hbase;
+
+import dev.blockcache.api.BlockCategory;
+import dev.blockcache.api.BlockType;
+import dev.blockcache.api.CacheOptions;
+import dev.blockcache.api.ReadOptions;
+import dev.blockcache.bucket.BucketCache;
+import dev.blockcache.bucket.write.QueueWait;
+import io.netty.buffer.ByteBuf;
+import java.io.IOException;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.io.hfile.BlockCache;
+import org.apache.hadoop.hbase.io.hfile.BlockCacheKey;
+import org.apache.hadoop.hbase.io.hfile.CacheStats;
+import org.apache.hadoop.hbase.io.hfile.Cacheable;
+import org.apache.hadoop.hbase.io.hfile.CachedBlock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Our L2 ({@link BucketCache}, any engine) behind HBase 2.6's own {@link BlockCache} interface: what a RegionServer
+ * loads with {@code hbase.blockcache.use.external=true} and {@code hbase.blockcache.external.class} naming this
+ * class (HBase then wraps it with its L1 in an {@code InclusiveCombinedBlockCache}), or what an embedding program
+ * hands to {@code HRegion.setBlockCache}, {@code new CacheConfig(conf, cache)} or HBase's {@code CombinedBlockCache}.
+ *
+ * <h2>Who releases what</h2>
+ * <ul>
+ *   <li>{@link #cacheBlock}: the caller's {@link Cacheable} is only read (never retained nor released; the caller
+ *       keeps its reference). It is serialized into a pooled scratch buffer that this class releases before
+ *       returning; the L2 copies the bytes into memory it owns.</li>
+ *   <li>{@link #getBlock}: on a direct view (offheap, mmap, file engines) the returned block's {@code ByteBuff}
+ *       holds the one reference the L2 handed out; HBase's release of the block's last reference runs the
+ *       {@code ByteBuff}'s recycler, which releases our view and unpins its slot. The block is a shared-memory block
+ *       ({@code isSharedMem()}), so HBase's L1 deep-copies it instead of keeping it. On a heap view (a block still
+ *       waiting for its writer, the heap engine, {@code hbase.bucketcache.read.copy}) the bytes are copied onto the
+ *       heap and our view is released before the method returns: HBase treats array-backed blocks as
+ *       garbage-collected and never releases them, so no reference of ours may hide behind one.</li>
+ *   <li>{@link #shutdown} closes the L2; blocks HBase still holds stay valid until HBase releases them.</li>
+ * </ul>
+ *
+ * <p>Lifecycle: the {@code (Configuration)} constructor builds and starts the L2 (writer threads, and the checkpoint
+ * thread when persistent); {@link #shutdown} stops it. Thread-safety: safe for concurrent use by any number of
+ * threads, as HBase requires of a block cache.
+ */
+public final class HBaseL2Cache implements BlockCache {
+  private static final Logger LOG = LoggerFactory.getLogger(HBaseL2Cache.class);
+
+  private final BucketCache l2;
+  private final L2CacheStats stats;
+  private final BlockReader reader;
+  /** The operator's {@code hbase.bucketcache.*} values at construction, to tell a live change apart. */
+  private final Map<String, String> configured;
+
+  /**
+   * The constructor HBase's {@code BlockCacheFactory} calls: reads the {@code hbase.bucketcache.*} keys of
+   * {@code conf} (see {@link L2SiteConfig}), builds the L2 on the configured engine and starts it.
+   *
+   * @throws dev.blockcache.config.ConfigException naming the first key whose value cannot be used
+   * @throws IOException when the engine's files cannot be opened
+   */
+  public HBaseL2Cache(Configuration conf) throws IOException {
+    this(start(BucketCache.create(L2SiteConfig.read(conf))), L2SiteConfig.operatorValues(conf));
+  }
+
+  /** An adapter over {@code l2}, which it now owns: {@link #shutdown} closes it. The caller has started it. */
+  public HBaseL2Cache(BucketCache l2) {
+    this(l2, Map.of());
+  }
+
+  private HBaseL2Cache(BucketCache l2, Map<String, String> configured) {
+    this.l2 = Objects.requireNonNull(l2, "l2");
+    this.stats = new L2CacheStats(l2::stats);
+    this.reader = new BlockReader(l2);
+    this.configured = Map.copyOf(configured);
+  }
+
+  private static BucketCache start(BucketCache l2) {
+    l2.start();
+    return l2;
+  }
+
+  /** The L2 behind this adapter, for its own metrics ({@link BucketCache#metrics()}). */
+  public BucketCache l2() {
+    return l2;
+  }
+
+  @Override
+  public void cacheBlock(BlockCacheKey cacheKey, Cacheable buf) {
+    cacheBlock(cacheKey, buf, false, false);
+  }
+
+  @Override
+  public void cacheBlock(BlockCacheKey cacheKey, Cacheable buf, boolean inMemory) {
+    cacheBlock(cacheKey, buf, inMemory, false);
+  }
+
+  /**
+   * Serializes {@code buf} and caches it with MEMORY priority when {@code inMemory}. With {@code waitWhenCache} a
+   * full writer queue is waited on for {@code hbase.bucketcache.queue.addition.waittime}; without, it fails the
+   * insertion at once (HBase's readers pass false). The caller keeps its reference to {@code buf}.
+   */
+  @Override
+  public void cacheBlock(BlockCacheKey cacheKey, Cacheable buf, boolean inMemory, boolean waitWhenCache) {
+    ByteBuf serialized = SerializedBlock.serialize(buf);
+    if (serialized == null) {
+      return;
+    }
+    try {
+      BlockType type = HBaseKeys.type(cacheKey.getBlockType());
+      CacheOptions options = inMemory ? CacheOptions.inMemory(type.category()) : CacheOptions.of(type);
+      l2.cacheBlock(HBaseKeys.key(cacheKey), serialized, options,
+          waitWhenCache ? QueueWait.CONFIGURED : QueueWait.NONE);
+    } finally {
+      serialized.release();
+    }
+  }
+
+  /**
+   * The cached block, or null. HBase's arguments: {@code caching} whether the reader would cache the block on a
+   * miss; {@code repeat} whether this lookup repeats one whose miss was already counted (its miss is not counted
+   * again); {@code updateCacheMetrics} whether any counter moves. The caller owns the returned block's reference and
+   * releases it (see the class notes).
+   */
+  @Override
+  public Cacheable getBlock(BlockCacheKey cacheKey, boolean caching, boolean repeat, boolean updateCacheMetrics) {
+    BlockType type = HBaseKeys.type(cacheKey.getBlockType());
+    ReadOptions options = ReadOptions.of(type);
+    if (!caching) {
+      options = options.notCaching();
+    }
+    if (repeat) {
+      options = options.repeat();
+    }
+    if (!updateCacheMetrics) {
+      options = options.withoutStats();
+    }
+    Cacheable block = reader.read(HBaseKeys.key(cacheKey), options);
+    if (updateCacheMetrics) {
+      if (block != null) {
+        stats.hit(caching, cacheKey.isPrimary(), cacheKey.getBlockType());
+      } else if (!repeat) {
+        stats.miss(caching, cacheKey.isPrimary(), cacheKey.getBlockType());
+      }
+    }
+    return block;
+  }
+
+  /** Removes the block; a block HBase still holds stays valid until HBase releases it. */
+  @Override
+  public boolean evictBlock(BlockCacheKey cacheKey) {
+    return l2.evictBlock(HBaseKeys.key(cacheKey));
+  }
+
+  /** Removes every block of the HFile (closed with evict-on-close, or compacted away), at a cost per block of it. */
+  @Override
+  public int evictBlocksByHfileName(String hfileName) {
+    return l2.evictBlocksByFile(hfileName);
+  }
+
+  @Override
+  public CacheStats getStats() {
+    return stats;
+  }
+
+  /** Stops the L2's threads and drops its blocks; blocks HBase still holds stay valid until released. */
+  @Override
+  public void shutdown() {
+    l2.close();
+  }
+
+  /** Bytes of the cached blocks (headers included), as HBase's BucketCache reports its real cache size. */
+  @Override
+  public long size() {
+    return l2.size();
+  }
+
+  @Override
+  public long getMaxSize() {
+    return l2.capacity();
+  }
+
+  @Override
+  public long getFreeSize() {
+    return l2.freeSize();
+  }
+
+  @Override
+  public long getCurrentSize() {
+    return l2.size();
+  }
+
+  /** As HBase's BucketCache: the L2 holds data blocks when it is the L2 of a combined cache, so all its bytes. */
+  @Override
+  public long getCurrentDataSize() {
+    return l2.size();
+  }
+
+  @Override
+  public long getBlockCount() {
+    return l2.blockCount();
+  }
+
+  @Override
+  public long getDataBlockCount() {
+    return l2.stats().blockCount(BlockCategory.DATA);
+  }
+
+  /** The cached blocks, read from the L2's index and block headers; see {@link CachedBlocks}. */
+  @Override
+  public Iterator<CachedBlock> iterator() {
+    return CachedBlocks.of(l2);
+  }
+
+  /** No sub-caches: HBase's convention for a single tier. */
+  @Override
+  public BlockCache[] getBlockCaches() {
+    return null;
+  }
+
+  /**
+   * Our L2's configuration is immutable once built: a changed {@code hbase.bucketcache.*} key is reported by name
+   * (one WARN line) and applies at the next restart. HBase's own BucketCache applies its factor keys live.
+   */
+  @Override
+  public void onConfigurationChange(Configuration conf) {
+    Map<String, String> now = L2SiteConfig.operatorValues(conf);
+    StringBuilder changed = new StringBuilder();
+    for (String key : unionOfKeys(now)) {
+      if (!Objects.equals(configured.get(key), now.get(key))) {
+        changed.append(changed.length() == 0 ? "" : ", ").append(key).append('=').append(now.get(key));
+      }
+    }
+    if (changed.length() > 0) {
+      LOG.warn("{} not applied: the L2's configuration is fixed at start; restart the RegionServer to apply it",
+          changed);
+    }
+  }
+
+  private Set<String> unionOfKeys(Map<String, String> now) {
+    Set<String> keys = new TreeSet<>(configured.keySet());
+    keys.addAll(now.keySet());
+    return keys;
+  }
+
+  @Override
+  public String toString() {
+    return "HBaseL2Cache{" + l2.stats() + "}";
+  }
+}

@@ -1,0 +1,67 @@
+package dev.blockcache.hbase;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
+import java.nio.ByteBuffer;
+import org.apache.hadoop.hbase.io.hfile.Cacheable;
+
+/**
+ * The bytes this adapter stores in the L2 for one HBase {@link Cacheable}: the identifier of the block's deserializer
+ * (as {@code CacheableDeserializerIdManager} assigned it), then the block as {@link Cacheable#serialize} writes it
+ * with the next block's metadata included.
+ *
+ * <pre>
+ *   0               4                                              4 + serializedLength
+ *   +---------------+----------------------------------------------+
+ *   | deserializer  | Cacheable.serialize(dst, true): for an        |
+ *   | id (int, BE)  | HFileBlock, header + data + checksums, then   |
+ *   |               | the block metadata (checksum flag, offset,    |
+ *   |               | next block's on-disk size)                    |
+ *   +---------------+----------------------------------------------+
+ * </pre>
+ *
+ * <p>Deserializer identifiers are assigned per JVM in class-initialisation order; HBase 2.6 registers exactly one
+ * (HFileBlock's), so the identifier stored in a persisted L2 resolves to the same deserializer after a restart.
+ *
+ * <p>Thread-safety: stateless.
+ */
+final class SerializedBlock {
+  /** Bytes before the serialized block: the deserializer identifier. */
+  static final int PREFIX_LENGTH = Integer.BYTES;
+
+  private SerializedBlock() {}
+
+  /**
+   * {@code block} serialized behind its deserializer identifier into a pooled heap buffer, or null when the block has
+   * nothing to serialize. The caller owns the returned buffer's one reference and releases it; {@code block} is only
+   * read.
+   */
+  static ByteBuf serialize(Cacheable block) {
+    int length = block.getSerializedLength();
+    if (length <= 0) {
+      return null;
+    }
+    ByteBuf out = PooledByteBufAllocator.DEFAULT.heapBuffer(PREFIX_LENGTH + length, PREFIX_LENGTH + length);
+    try {
+      out.writeInt(block.getDeserializer().getDeserializerIdentifier());
+      // A heap buffer's nioBuffer shares its array: serialize writes straight into out, no intermediate copy.
+      ByteBuffer destination = out.nioBuffer(PREFIX_LENGTH, length);
+      block.serialize(destination, true);
+      out.writerIndex(PREFIX_LENGTH + length);
+      return out;
+    } catch (RuntimeException | Error e) {
+      out.release();
+      throw e;
+    }
+  }
+
+  /** The deserializer identifier stored at the front of {@code stored} (its reader index is not moved). */
+  static int deserializerId(ByteBuf stored) {
+    return stored.getInt(stored.readerIndex());
+  }
+
+  /** The length of the serialized block inside {@code stored}. */
+  static int blockLength(ByteBuf stored) {
+    return stored.readableBytes() - PREFIX_LENGTH;
+  }
+}
