@@ -3,6 +3,7 @@ package dev.blockcache.buffer;
 import io.netty.buffer.AbstractReferenceCountedByteBuf;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
 import io.netty.util.ResourceLeakDetector;
 import io.netty.util.ResourceLeakDetectorFactory;
 import io.netty.util.ResourceLeakTracker;
@@ -35,14 +36,19 @@ import java.nio.channels.ScatteringByteChannel;
  * <p>Every mutator throws {@link ReadOnlyBufferException}; {@link #hasArray()} and {@link #hasMemoryAddress()} are false
  * so that the cached bytes cannot be reached for writing.
  *
+ * <p>The one subclass, {@link ScopedBlockView}, is a view that a thread reuses for scoped reads: it is rebound to
+ * another region per read and closed (released) between reads, which is why the region fields are not final.
+ *
  * <p>Thread-safety: reference counting is thread-safe; reading indexes are not (as for every {@link ByteBuf}).
  */
-public final class BlockBuf extends AbstractReferenceCountedByteBuf {
+public sealed class BlockBuf extends AbstractReferenceCountedByteBuf permits ScopedBlockView {
   private static final ResourceLeakDetector<ByteBuf> LEAKS =
       ResourceLeakDetectorFactory.instance().newResourceLeakDetector(ByteBuf.class);
 
-  private final ByteBuf backing;
-  private final int offset;
+  /** The region viewed; changed only by {@link #rebind}, which a {@link ScopedBlockView} calls while closed. */
+  private ByteBuf backing;
+  private int offset;
+  private int length;
   private final ViewOwner owner;
   private final long token;
   private final ResourceLeakTracker<ByteBuf> leak;
@@ -51,10 +57,39 @@ public final class BlockBuf extends AbstractReferenceCountedByteBuf {
     super(length);
     this.backing = backing;
     this.offset = offset;
+    this.length = length;
     this.owner = owner;
     this.token = token;
     setIndex(0, length);
     this.leak = tracked() ? LEAKS.track(this) : null;
+  }
+
+  /** An untracked, ownerless view of nothing, for a {@link ScopedBlockView} to {@link #rebind}. */
+  BlockBuf() {
+    super(Integer.MAX_VALUE);
+    this.backing = Unpooled.EMPTY_BUFFER;
+    this.owner = null;
+    this.token = 0L;
+    this.leak = null;
+  }
+
+  /**
+   * Points this view at {@code backing[offset, offset + length)} with its indexes at {@code 0, length}. Only for a
+   * {@link ScopedBlockView}, on its own thread, between scoped reads.
+   */
+  final void rebind(ByteBuf backing, int offset, int length) {
+    checkRegion(backing, offset, length);
+    this.backing = backing;
+    this.offset = offset;
+    this.length = length;
+    setIndex(0, length);
+  }
+
+  private static void checkRegion(ByteBuf backing, int offset, int length) {
+    if (offset < 0 || length < 0 || offset > backing.capacity() - length) {
+      throw new IndexOutOfBoundsException(
+          "view [" + offset + ", +" + length + ") outside backing capacity " + backing.capacity());
+    }
   }
 
   /**
@@ -62,10 +97,7 @@ public final class BlockBuf extends AbstractReferenceCountedByteBuf {
    * be null) is told once when that reference, and any taken from it, are all released.
    */
   public static BlockBuf of(ByteBuf backing, int offset, int length, ViewOwner owner, long token) {
-    if (offset < 0 || length < 0 || offset > backing.capacity() - length) {
-      throw new IndexOutOfBoundsException(
-          "view [" + offset + ", +" + length + ") outside backing capacity " + backing.capacity());
-    }
+    checkRegion(backing, offset, length);
     return new BlockBuf(backing, offset, length, owner, token);
   }
 
@@ -101,7 +133,7 @@ public final class BlockBuf extends AbstractReferenceCountedByteBuf {
 
   @Override
   public int capacity() {
-    return maxCapacity();
+    return length;
   }
 
   @Override

@@ -1,6 +1,7 @@
 package dev.blockcache.buffer;
 
 import dev.blockcache.api.BlockCategory;
+import dev.blockcache.api.BlockReader;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.util.Arrays;
@@ -69,6 +70,14 @@ public final class HeapBlock {
     CRC32C crc = new CRC32C();
     crc.update(backing.array(), backing.arrayOffset(), backing.capacity());
     return (int) crc.getValue();
+  }
+
+  /**
+   * Lends the bytes to {@code reader} through this thread's {@link ScopedBlockView}: nothing is allocated, and the
+   * cache that holds this block keeps it (no reference changes hands).
+   */
+  public void read(BlockReader reader) {
+    ScopedBlockView.read(backing, 0, backing.capacity(), reader);
   }
 
   /** A new read-only view of the bytes; the caller owns its one reference and must release it. */
