@@ -30,8 +30,9 @@ public final class BlockKey {
   }
 
   /**
-   * The key of the block at {@code offset} in {@code file}. The name is hashed from its chars on every call (no
-   * encoding, no allocation but the key); a caller that builds many keys of one file can hash it once with
+   * The key of the block at {@code offset} in {@code file}. The name's hash comes from a small memo of recently
+   * hashed names ({@link NameHashes}), or else from one pass over its chars (no encoding); nothing is allocated but
+   * the key on a memo hit. A caller that builds many keys of one file can also hash it once with
    * {@link #file(String)}.
    *
    * @throws NullPointerException if {@code file} is null
@@ -41,7 +42,7 @@ public final class BlockKey {
   public static BlockKey of(String file, long offset) {
     checkName(file);
     checkOffset(file, offset);
-    return new BlockKey(file, offset, NameHash.of(file));
+    return new BlockKey(file, offset, NameHashes.of(file));
   }
 
   /**

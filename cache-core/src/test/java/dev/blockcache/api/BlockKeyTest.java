@@ -101,6 +101,24 @@ class BlockKeyTest {
   }
 
   @Test
+  void theNameMemoAnswersAsTheHashWhateverCollidesInIt() {
+    // More names than slots, asked twice in both orders and under new String instances: every answer is the hash.
+    String[] names = new String[20_000];
+    for (int i = 0; i < names.length; i++) {
+      names[i] = "hfile-" + Integer.toHexString(i * 0x9E3779B1) + (i % 7 == 0 ? "\u00e9" : "");
+    }
+    for (int round = 0; round < 2; round++) {
+      for (int i = 0; i < names.length; i++) {
+        String name = round == 0 ? names[i] : new String(names[names.length - 1 - i]);
+        assertEquals(NameHash.of(name), NameHashes.of(name), name);
+        assertEquals(NameHash.of(name), NameHashes.of(name), name); // the memo's own answer
+      }
+    }
+    assertThrows(IllegalArgumentException.class, () -> NameHashes.of("bad\ud800"));
+    assertThrows(IllegalArgumentException.class, () -> NameHashes.of("bad\ud800")); // never memoised
+  }
+
+  @Test
   void aNameWithoutAUtf8FormStillHashesForEvictByFile() {
     assertEquals(Hashing.hashBytes("abc\ud800".getBytes(StandardCharsets.UTF_8)), BlockKey.fileHash("abc\ud800"));
   }
