@@ -74,8 +74,9 @@ public sealed class BlockBuf extends AbstractReferenceCountedByteBuf permits Sco
   }
 
   /**
-   * Points this view at {@code backing[offset, offset + length)} with its indexes at {@code 0, length}. Only for a
-   * {@link ScopedBlockView}, on its own thread, between scoped reads.
+   * Points this view at {@code backing[offset, offset + length)} with its indexes at {@code 0, length}; like every
+   * view it neither retains nor releases {@code backing}. Only for a {@link ScopedBlockView}, on its own thread,
+   * between scoped reads.
    */
   final void rebind(ByteBuf backing, int offset, int length) {
     checkRegion(backing, offset, length);
