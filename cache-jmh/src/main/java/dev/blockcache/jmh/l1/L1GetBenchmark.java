@@ -5,6 +5,7 @@ import dev.blockcache.jmh.workload.KeyCursor;
 import dev.blockcache.jmh.workload.KeyDistribution;
 import dev.blockcache.jmh.workload.KeyIndexes;
 import dev.blockcache.jmh.workload.KeySource;
+import dev.blockcache.jmh.workload.ThreadCpu;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Param;
@@ -36,6 +37,8 @@ import org.openjdk.jmh.annotations.Threads;
  *       {@code getBlock} retained for the caller; the scoped competitors release nothing: the cache lends the block
  *       for the reader's call). Hits are counted in each cache's statistics, as on a reader's normal path.</li>
  *   <li><b>Threads</b>: {@link #get1Thread} and {@link #get2Threads}, the same get with 1 and 2 threads.</li>
+ *   <li><b>CPU time</b>: besides ops/s, each thread's CPU time per get ({@link ThreadCpu}: {@code cpuNanos} over
+ *       {@code cpuOps}), which stays comparable when other processes share the cores.</li>
  *   <li><b>Competitors</b> ({@link L1Competitor}): OURS_LRU, OURS_TINYLFU, OURS_LRU_SCOPED, OURS_TINYLFU_SCOPED,
  *       HBASE_LRU, HBASE_TINYLFU, CAFFEINE (raw bounded {@code Cache.getIfPresent}), CHM
  *       ({@code ConcurrentHashMap.get}).</li>
@@ -109,13 +112,15 @@ public class L1GetBenchmark extends BenchmarkDefaults {
 
   @Benchmark
   @Threads(1)
-  public int get1Thread(KeyCursor cursor, ThreeBytes reader) {
+  public int get1Thread(KeyCursor cursor, ThreeBytes reader, ThreadCpu cpu) {
+    cpu.tick();
     return cache.get(sequence[cursor.next(KeyIndexes.MASK)], reader);
   }
 
   @Benchmark
   @Threads(2)
-  public int get2Threads(KeyCursor cursor, ThreeBytes reader) {
+  public int get2Threads(KeyCursor cursor, ThreeBytes reader, ThreadCpu cpu) {
+    cpu.tick();
     return cache.get(sequence[cursor.next(KeyIndexes.MASK)], reader);
   }
 }
