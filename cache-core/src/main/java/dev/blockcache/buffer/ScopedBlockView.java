@@ -40,12 +40,21 @@ public final class ScopedBlockView extends BlockBuf {
    * {@code backing}'s reference count is not changed: the caller keeps {@code backing} alive until this returns.
    */
   public static void read(ByteBuf backing, int offset, int length, BlockReader reader) {
+    read(backing, null, offset, length, reader);
+  }
+
+  /** The same over all of {@code heap}, which {@code backing} wraps whole (see {@link BlockBuf#ofHeap}). */
+  static void readHeap(ByteBuf backing, byte[] heap, BlockReader reader) {
+    read(backing, heap, 0, heap.length, reader);
+  }
+
+  private static void read(ByteBuf backing, byte[] heap, int offset, int length, BlockReader reader) {
     ScopedBlockView view = THREAD_VIEW.get();
     if (view.open) {
-      readNested(backing, offset, length, reader);
+      readNested(backing, heap, offset, length, reader);
       return;
     }
-    view.rebind(backing, offset, length);
+    view.rebind(backing, heap, offset, length);
     view.resetRefCnt();
     view.open = true;
     try {
@@ -56,8 +65,9 @@ public final class ScopedBlockView extends BlockBuf {
     }
   }
 
-  private static void readNested(ByteBuf backing, int offset, int length, BlockReader reader) {
-    BlockReader.lend(BlockBuf.of(backing, offset, length, null, 0L), reader);
+  private static void readNested(ByteBuf backing, byte[] heap, int offset, int length, BlockReader reader) {
+    BlockReader.lend(heap != null ? BlockBuf.ofHeap(backing, heap) : BlockBuf.of(backing, offset, length, null, 0L),
+        reader);
   }
 
   private void close() {
