@@ -2,6 +2,7 @@ package dev.blockcache.bucket;
 
 import dev.blockcache.api.BlockCache;
 import dev.blockcache.api.BlockKey;
+import dev.blockcache.api.BlockReader;
 import dev.blockcache.api.CacheOptions;
 import dev.blockcache.api.CacheResult;
 import dev.blockcache.api.CacheStats;
@@ -225,6 +226,32 @@ public final class BucketCache implements BlockCache {
       parts.stats.hit(options);
     }
     return block;
+  }
+
+  /**
+   * {@inheritDoc} Allocates nothing for a block in the RAM cache or in a zero-copy memory engine's slot (pinned for
+   * the reader's call); other engines read the block as {@link #getBlock} does and lend it.
+   */
+  @Override
+  public boolean read(BlockKey key, ReadOptions options, BlockReader reader) {
+    boolean hit = !closed && !parts.ioErrors.disabled() && lookup(key, reader);
+    if (hit) {
+      parts.stats.hit(options);
+    } else {
+      parts.stats.miss(options);
+    }
+    return hit;
+  }
+
+  /** {@link #lookup(BlockKey)}'s order, lending the block to {@code reader} instead of returning it. */
+  private boolean lookup(BlockKey key, BlockReader reader) {
+    PendingWrite waiting = parts.ramCache.get(key);
+    if (waiting != null) {
+      waiting.block().read(reader);
+      return true;
+    }
+    long entry = parts.index.get(key);
+    return entry != IndexEntry.ABSENT && this.reader.read(key, entry, reader);
   }
 
   /**

@@ -1,7 +1,9 @@
 package dev.blockcache.bucket;
 
 import dev.blockcache.api.BlockKey;
+import dev.blockcache.api.BlockReader;
 import dev.blockcache.buffer.BlockBuf;
+import dev.blockcache.buffer.ScopedBlockView;
 import dev.blockcache.buffer.ViewOwner;
 import dev.blockcache.bucket.format.BlockHeader;
 import dev.blockcache.bucket.index.IndexEntry;
@@ -25,6 +27,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *   <li>The view's last release unpins the slot (this class is its {@link ViewOwner}); a free deferred by an
  *       eviction in between happens then.</li>
  * </ol>
+ * A scoped read ({@link #read(BlockKey, long, BlockReader)}) pins the same way, lends the slot's bytes through the
+ * thread's reusable view for the reader's call, and unpins when the call returns.
  * The engine's memory is released only once the cache is closed and no slot is pinned, whichever comes last.
  *
  * <p>Engines that are not memory are read into a buffer taken from a {@link ReadBufferPool} and checked (key and
@@ -68,19 +72,13 @@ final class SlotReader implements ViewOwner {
     parts.pins.pin(offset);
     boolean handedOut = false;
     try {
-      if (closed || !sameSlot(parts.index.peek(key), entry)) {
+      long region = pinnedRegion(key, entry);
+      if (region == NO_REGION) {
         return null;
       }
-      int stored = IndexEntry.length(entry);
       ByteBuf slot = parts.engine.segment(offset);
-      int at = (int) (offset % parts.engine.segmentSize());
-      int blockLength = slot.getInt(at + BlockHeader.LENGTH_OFFSET);
-      int headerLength = BlockHeader.verifyKey(slot, at, key, blockLength);
-      if (headerLength < 0 || headerLength + blockLength != stored) {
-        parts.counters.headerMismatch();
-        return null;
-      }
-      int start = at + headerLength;
+      int start = regionStart(region);
+      int blockLength = regionLength(region);
       if (zeroCopy) {
         handedOut = true;
         return BlockBuf.of(slot, start, blockLength, this, offset);
@@ -146,6 +144,70 @@ final class SlotReader implements ViewOwner {
       return null;
     }
     return new CachedEntry(key, IndexEntry.category(now), IndexEntry.priority(now), IndexEntry.length(now));
+  }
+
+  /**
+   * Lends the block in {@code entry}'s slot to {@code reader} for one call. With a zero-copy memory engine the slot
+   * stays pinned during the call and the reader gets the thread's reusable {@link ScopedBlockView} of it, so nothing
+   * is allocated; otherwise the block is read as {@link #read} reads it and lent through {@link BlockReader#lend}.
+   * Ownership does not leave the cache either way.
+   *
+   * @return false, without calling the reader, if the slot no longer holds {@code key}
+   */
+  boolean read(BlockKey key, long entry, BlockReader reader) {
+    if (!zeroCopy) {
+      ByteBuf block = read(key, entry);
+      if (block == null) {
+        return false;
+      }
+      BlockReader.lend(block, reader);
+      return true;
+    }
+    long offset = IndexEntry.offset(entry);
+    parts.pins.pin(offset);
+    try {
+      long region = pinnedRegion(key, entry);
+      if (region == NO_REGION) {
+        return false;
+      }
+      ScopedBlockView.read(parts.engine.segment(offset), regionStart(region), regionLength(region), reader);
+      return true;
+    } finally {
+      unpin(offset);
+    }
+  }
+
+  /** What {@link #pinnedRegion} returns when the slot does not hold the key (or the cache is closed). */
+  private static final long NO_REGION = -1L;
+
+  /**
+   * Where the block of {@code key} lies in its memory segment, checked against the slot's header: the block's start
+   * in the segment in the high 32 bits and its length in the low 32 bits, or {@link #NO_REGION}. The caller has
+   * pinned the slot.
+   */
+  private long pinnedRegion(BlockKey key, long entry) {
+    if (closed || !sameSlot(parts.index.peek(key), entry)) {
+      return NO_REGION;
+    }
+    long offset = IndexEntry.offset(entry);
+    int stored = IndexEntry.length(entry);
+    ByteBuf slot = parts.engine.segment(offset);
+    int at = (int) (offset % parts.engine.segmentSize());
+    int blockLength = slot.getInt(at + BlockHeader.LENGTH_OFFSET);
+    int headerLength = BlockHeader.verifyKey(slot, at, key, blockLength);
+    if (headerLength < 0 || headerLength + blockLength != stored) {
+      parts.counters.headerMismatch();
+      return NO_REGION;
+    }
+    return (long) (at + headerLength) << 32 | blockLength;
+  }
+
+  private static int regionStart(long region) {
+    return (int) (region >>> 32);
+  }
+
+  private static int regionLength(long region) {
+    return (int) region;
   }
 
   private static boolean sameSlot(long a, long b) {

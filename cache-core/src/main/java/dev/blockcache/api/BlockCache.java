@@ -12,6 +12,8 @@ import io.netty.buffer.ByteBuf;
  *   <li>{@link #getBlock} returns a read-only block of which the caller owns exactly one reference and must release
  *       it (once, with {@link ByteBuf#release()}); until then the bytes stay valid whatever the cache evicts, and
  *       after it the block must not be touched. Retaining or slicing follows netty's rules for that buffer.</li>
+ *   <li>{@link #read} lends the block to a {@link BlockReader} for one call and releases it itself: the caller owns
+ *       nothing, and the block cannot be retained, released or touched outside that call.</li>
  *   <li>Eviction, {@link #evictBlock}, {@link #evictBlocksByFile} and {@link #close} never invalidate a block that a
  *       caller still holds: its memory returns to the cache when the caller's last reference is released.</li>
  * </ul>
@@ -39,6 +41,27 @@ public interface BlockCache extends AutoCloseable {
    * @return the block, of which the caller owns one reference and must release it; or {@code null} on a miss
    */
   ByteBuf getBlock(BlockKey key, ReadOptions options);
+
+  /**
+   * Looks {@code key} up, counted as {@link #getBlock} counts it, and on a hit lends the block to {@code reader} for
+   * the duration of that call: the cache keeps ownership and releases the block when the reader returns, so the caller
+   * releases nothing. The block is valid only inside {@link BlockReader#read}; retaining or releasing it there, or
+   * touching it after the call, throws (see {@link BlockReader}).
+   *
+   * <p>This default is {@link #getBlock} followed by {@link BlockReader#lend}; the L1 caches override it with a path
+   * that allocates nothing.
+   *
+   * @return whether the key was cached (and the reader called)
+   * @throws IllegalStateException if the reader retained or released the block
+   */
+  default boolean read(BlockKey key, ReadOptions options, BlockReader reader) {
+    ByteBuf block = getBlock(key, options);
+    if (block == null) {
+      return false;
+    }
+    BlockReader.lend(block, reader);
+    return true;
+  }
 
   /**
    * Removes {@code key}; a caller holding the block keeps it valid until it releases it.

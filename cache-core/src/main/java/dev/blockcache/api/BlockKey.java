@@ -1,7 +1,6 @@
 package dev.blockcache.api;
 
 import java.nio.charset.StandardCharsets;
-import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -10,7 +9,10 @@ import java.util.Objects;
  * <p>The file is named by a string (an HFile name, a path, a UUID: whatever the storage engine uses; it is compared
  * by value). A key precomputes a 64-bit hash of the file name and a 64-bit hash of the whole key, so that an index
  * keyed by {@link #hash64()} never touches the string and evict-by-file can group keys by {@link #fileHash()}.
- * Storage engines should reuse one {@code String} instance per open file: keys then cost 32 bytes each.
+ * The file hash is a hash of the name's UTF-8 bytes (the form an L2 stores beside its blocks), computed from the
+ * chars without encoding them; {@link #of} computes it per call, a {@link BlockFile} from {@link #file} once per file.
+ * A key is one 40-byte object, whichever way it is built; a storage engine should reuse one name {@code String}
+ * (or one {@link BlockFile}) per open file, so that equal keys compare names by reference first.
  *
  * <p>Thread-safety: immutable.
  */
@@ -28,45 +30,63 @@ public final class BlockKey {
   }
 
   /**
-   * The key of the block at {@code offset} in {@code file}.
+   * The key of the block at {@code offset} in {@code file}. The name's hash comes from a small memo of recently
+   * hashed names ({@link NameHashes}), or else from one pass over its chars (no encoding); nothing is allocated but
+   * the key on a memo hit. A caller that builds many keys of one file can also hash it once with
+   * {@link #file(String)}.
    *
    * @throws NullPointerException if {@code file} is null
-   * @throws IllegalArgumentException if {@code file} is empty or {@code offset} is negative
+   * @throws IllegalArgumentException if {@code file} is empty or has no UTF-8 form (an unpaired surrogate), or
+   *     {@code offset} is negative
    */
   public static BlockKey of(String file, long offset) {
+    checkName(file);
+    checkOffset(file, offset);
+    return new BlockKey(file, offset, NameHashes.of(file));
+  }
+
+  /**
+   * A handle on {@code file} that builds its keys without hashing the name again: {@code file(f).block(o)} equals
+   * {@code of(f, o)}.
+   *
+   * @throws NullPointerException if {@code file} is null
+   * @throws IllegalArgumentException if {@code file} is empty or has no UTF-8 form (an unpaired surrogate)
+   */
+  public static BlockFile file(String file) {
+    checkName(file);
+    return new BlockFile(file, NameHash.of(file));
+  }
+
+  /** A key of a name already checked and hashed by a {@link BlockFile}. */
+  static BlockKey checked(String file, long offset, long fileHash) {
+    checkOffset(file, offset);
+    return new BlockKey(file, offset, fileHash);
+  }
+
+  private static void checkName(String file) {
     Objects.requireNonNull(file, "file");
     if (file.isEmpty()) {
       throw new IllegalArgumentException("BlockKey file name must not be empty");
     }
+  }
+
+  private static void checkOffset(String file, long offset) {
     if (offset < 0) {
       throw new IllegalArgumentException("BlockKey offset must be >= 0, was " + offset + " in file " + file);
     }
-    int bad = unpairedSurrogate(file);
-    if (bad >= 0) {
-      throw new IllegalArgumentException("BlockKey file name has an unpaired surrogate (U+"
-          + Integer.toHexString(file.charAt(bad)).toUpperCase(Locale.ROOT) + ") at index " + bad
-          + ": it has no UTF-8 form, and caches that store names in UTF-8 could not tell it from another name");
-    }
-    return new BlockKey(file, offset, fileHash(file));
   }
 
-  /** The index of the first unpaired surrogate in {@code s}, or -1 if it is well-formed UTF-16. */
-  private static int unpairedSurrogate(String s) {
-    int n = s.length();
-    for (int i = 0; i < n; i++) {
-      char c = s.charAt(i);
-      if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
-        i++;
-      } else if (Character.isSurrogate(c)) {
-        return i;
-      }
-    }
-    return -1;
-  }
-
-  /** The 64-bit hash that {@link #fileHash()} returns for every key of {@code file}. */
+  /**
+   * The 64-bit hash that {@link #fileHash()} returns for every key of {@code file}: a hash of the name's UTF-8 bytes,
+   * computed from its chars. A name with no UTF-8 form (no key has it) hashes as its lossy encoding, as it always
+   * did, so that evict-by-file on such a name finds nothing instead of throwing.
+   */
   public static long fileHash(String file) {
-    return Hashing.hashBytes(file.getBytes(StandardCharsets.UTF_8));
+    try {
+      return NameHash.of(file);
+    } catch (IllegalArgumentException noUtf8Form) {
+      return Hashing.hashBytes(file.getBytes(StandardCharsets.UTF_8));
+    }
   }
 
   public String file() {

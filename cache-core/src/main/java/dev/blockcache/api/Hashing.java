@@ -8,7 +8,7 @@ package dev.blockcache.api;
  */
 final class Hashing {
   /** Multiplier of the byte-array hash: odd, with well-spread bits (the 64-bit golden ratio). */
-  private static final long GOLDEN = 0x9E3779B97F4A7C15L;
+  static final long GOLDEN = 0x9E3779B97F4A7C15L;
 
   private Hashing() {}
 

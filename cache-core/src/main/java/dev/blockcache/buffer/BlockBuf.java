@@ -3,6 +3,7 @@ package dev.blockcache.buffer;
 import io.netty.buffer.AbstractReferenceCountedByteBuf;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
 import io.netty.util.ResourceLeakDetector;
 import io.netty.util.ResourceLeakDetectorFactory;
 import io.netty.util.ResourceLeakTracker;
@@ -35,26 +36,72 @@ import java.nio.channels.ScatteringByteChannel;
  * <p>Every mutator throws {@link ReadOnlyBufferException}; {@link #hasArray()} and {@link #hasMemoryAddress()} are false
  * so that the cached bytes cannot be reached for writing.
  *
+ * <p>The one subclass, {@link ScopedBlockView}, is a view that a thread reuses for scoped reads: it is rebound to
+ * another region per read and closed (released) between reads, which is why the region fields are not final.
+ *
  * <p>Thread-safety: reference counting is thread-safe; reading indexes are not (as for every {@link ByteBuf}).
  */
-public final class BlockBuf extends AbstractReferenceCountedByteBuf {
+public sealed class BlockBuf extends AbstractReferenceCountedByteBuf permits ScopedBlockView {
   private static final ResourceLeakDetector<ByteBuf> LEAKS =
       ResourceLeakDetectorFactory.instance().newResourceLeakDetector(ByteBuf.class);
 
-  private final ByteBuf backing;
-  private final int offset;
+  /** The region viewed; changed only by {@link #rebind}, which a {@link ScopedBlockView} calls while closed. */
+  private ByteBuf backing;
+  /**
+   * The backing's own heap array, when the view may read it directly (backing index {@code i} is {@code heap[i]}),
+   * or null. Single-value reads then skip the backing object, one dependent load fewer on a cache's hit path.
+   */
+  private byte[] heap;
+  private int offset;
+  private int length;
   private final ViewOwner owner;
   private final long token;
   private final ResourceLeakTracker<ByteBuf> leak;
 
-  private BlockBuf(ByteBuf backing, int offset, int length, ViewOwner owner, long token) {
+  private BlockBuf(ByteBuf backing, byte[] heap, int offset, int length, ViewOwner owner, long token) {
     super(length);
     this.backing = backing;
+    this.heap = heap;
     this.offset = offset;
+    this.length = length;
     this.owner = owner;
     this.token = token;
     setIndex(0, length);
     this.leak = tracked() ? LEAKS.track(this) : null;
+  }
+
+  /** An untracked, ownerless view of nothing, for a {@link ScopedBlockView} to {@link #rebind}. */
+  BlockBuf() {
+    super(Integer.MAX_VALUE);
+    this.backing = Unpooled.EMPTY_BUFFER;
+    this.owner = null;
+    this.token = 0L;
+    this.leak = null;
+  }
+
+  /**
+   * Points this view at {@code backing[offset, offset + length)} with its indexes at {@code 0, length}; like every
+   * view it neither retains nor releases {@code backing}. Only for a {@link ScopedBlockView}, on its own thread,
+   * between scoped reads.
+   */
+  final void rebind(ByteBuf backing, byte[] heap, int offset, int length) {
+    if (heap == null) {
+      checkRegion(backing, offset, length);
+    } else if (offset != 0 || length != heap.length) {
+      throw new IndexOutOfBoundsException("a heap view covers its whole array of " + heap.length + " bytes");
+    }
+    this.backing = backing;
+    this.heap = heap;
+    this.offset = offset;
+    this.length = length;
+    setIndex(0, length);
+  }
+
+  private static void checkRegion(ByteBuf backing, int offset, int length) {
+    if (offset < 0 || length < 0 || offset > backing.capacity() - length) {
+      throw new IndexOutOfBoundsException(
+          "view [" + offset + ", +" + length + ") outside backing capacity " + backing.capacity());
+    }
   }
 
   /**
@@ -62,11 +109,19 @@ public final class BlockBuf extends AbstractReferenceCountedByteBuf {
    * be null) is told once when that reference, and any taken from it, are all released.
    */
   public static BlockBuf of(ByteBuf backing, int offset, int length, ViewOwner owner, long token) {
-    if (offset < 0 || length < 0 || offset > backing.capacity() - length) {
-      throw new IndexOutOfBoundsException(
-          "view [" + offset + ", +" + length + ") outside backing capacity " + backing.capacity());
-    }
-    return new BlockBuf(backing, offset, length, owner, token);
+    checkRegion(backing, offset, length);
+    return new BlockBuf(backing, null, offset, length, owner, token);
+  }
+
+  /**
+   * A view of all of {@code heap}; the caller owns the view's one reference. Single-value reads go to the array
+   * directly, everything else to {@code backing}, which must wrap {@code heap} whole
+   * ({@code Unpooled.wrappedBuffer(heap)}, so that index i is the same byte in both). The precondition is not checked
+   * here, on the hit path (checking would load the backing object this factory exists to skip); {@link HeapBlock}
+   * establishes it when it is built.
+   */
+  static BlockBuf ofHeap(ByteBuf backing, byte[] heap) {
+    return new BlockBuf(backing, heap, 0, heap.length, null, 0L);
   }
 
   /** Whether new views are tracked: at netty's debugging leak levels only. */
@@ -101,7 +156,7 @@ public final class BlockBuf extends AbstractReferenceCountedByteBuf {
 
   @Override
   public int capacity() {
-    return maxCapacity();
+    return length;
   }
 
   @Override
@@ -170,7 +225,8 @@ public final class BlockBuf extends AbstractReferenceCountedByteBuf {
 
   @Override
   protected byte _getByte(int index) {
-    return backing.getByte(offset + index);
+    byte[] a = heap;
+    return a != null ? a[offset + index] : backing.getByte(offset + index);
   }
 
   @Override
@@ -195,7 +251,12 @@ public final class BlockBuf extends AbstractReferenceCountedByteBuf {
 
   @Override
   protected int _getInt(int index) {
-    return backing.getInt(offset + index);
+    byte[] a = heap;
+    if (a == null) {
+      return backing.getInt(offset + index);
+    }
+    int i = offset + index;
+    return a[i] << 24 | (a[i + 1] & 0xFF) << 16 | (a[i + 2] & 0xFF) << 8 | a[i + 3] & 0xFF;
   }
 
   @Override
@@ -205,7 +266,13 @@ public final class BlockBuf extends AbstractReferenceCountedByteBuf {
 
   @Override
   protected long _getLong(int index) {
-    return backing.getLong(offset + index);
+    byte[] a = heap;
+    if (a == null) {
+      return backing.getLong(offset + index);
+    }
+    int i = offset + index;
+    return (long) _getInt(index) << 32 | (a[i + 4] & 0xFFL) << 24 | (a[i + 5] & 0xFFL) << 16
+        | (a[i + 6] & 0xFFL) << 8 | a[i + 7] & 0xFFL;
   }
 
   @Override

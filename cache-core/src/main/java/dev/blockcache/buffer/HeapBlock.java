@@ -1,6 +1,7 @@
 package dev.blockcache.buffer;
 
 import dev.blockcache.api.BlockCategory;
+import dev.blockcache.api.BlockReader;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.util.Arrays;
@@ -25,10 +26,14 @@ public final class HeapBlock {
   public static final int ENTRY_OVERHEAD = 256;
 
   private final BlockCategory category;
+  /** The block's bytes; views read single values from it directly, without a hop through {@link #backing}. */
+  private final byte[] bytes;
+  /** {@link #bytes} wrapped whole, for the reads a view delegates (bulk copies, NIO buffers). */
   private final ByteBuf backing;
 
   private HeapBlock(BlockCategory category, byte[] bytes) {
     this.category = category;
+    this.bytes = bytes;
     this.backing = Unpooled.wrappedBuffer(bytes);
   }
 
@@ -53,7 +58,7 @@ public final class HeapBlock {
 
   /** The number of block bytes. */
   public int length() {
-    return backing.capacity();
+    return bytes.length;
   }
 
   /** The heap this entry is accounted as: block bytes plus {@link #ENTRY_OVERHEAD}. */
@@ -67,12 +72,20 @@ public final class HeapBlock {
    */
   public int crc32c() {
     CRC32C crc = new CRC32C();
-    crc.update(backing.array(), backing.arrayOffset(), backing.capacity());
+    crc.update(bytes, 0, bytes.length);
     return (int) crc.getValue();
+  }
+
+  /**
+   * Lends the bytes to {@code reader} through this thread's {@link ScopedBlockView}: nothing is allocated, and the
+   * cache that holds this block keeps it (no reference changes hands).
+   */
+  public void read(BlockReader reader) {
+    ScopedBlockView.readHeap(backing, bytes, reader);
   }
 
   /** A new read-only view of the bytes; the caller owns its one reference and must release it. */
   public BlockBuf newView() {
-    return BlockBuf.of(backing, 0, backing.capacity(), null, 0L);
+    return BlockBuf.ofHeap(backing, bytes);
   }
 }

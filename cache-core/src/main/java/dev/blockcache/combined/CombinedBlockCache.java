@@ -3,6 +3,7 @@ package dev.blockcache.combined;
 import dev.blockcache.api.BlockCache;
 import dev.blockcache.api.BlockCategory;
 import dev.blockcache.api.BlockKey;
+import dev.blockcache.api.BlockReader;
 import dev.blockcache.api.CacheOptions;
 import dev.blockcache.api.CacheResult;
 import dev.blockcache.api.CacheStats;
@@ -56,6 +57,12 @@ public final class CombinedBlockCache implements BlockCache {
   @Override
   public ByteBuf getBlock(BlockKey key, ReadOptions options) {
     return tierOf(options.category()).getBlock(key, options);
+  }
+
+  /** Reads through the tier of {@code options.category()} only, with that tier's own scoped read. */
+  @Override
+  public boolean read(BlockKey key, ReadOptions options, BlockReader reader) {
+    return tierOf(options.category()).read(key, options, reader);
   }
 
   /** Removes {@code key} from whichever tier holds it; a caller holding the block keeps it until it releases it. */

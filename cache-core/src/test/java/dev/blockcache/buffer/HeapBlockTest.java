@@ -68,4 +68,39 @@ class HeapBlockTest {
     composite.readerIndex(3);
     assertCopies(composite, Arrays.copyOfRange(all, 3, 6_000));
   }
+
+  @Test
+  void aViewReadsEveryValueFromTheArrayAsTheWrappedBufferDoes() {
+    byte[] bytes = numbered(67);
+    bytes[5] = (byte) 0x80; // sign bits in the middle of multi-byte values
+    bytes[20] = (byte) 0xFF;
+    ByteBuf source = Unpooled.wrappedBuffer(bytes);
+    HeapBlock block = HeapBlock.copyOf(source, BlockCategory.DATA);
+    ByteBuf view = block.newView();
+    try {
+      for (int i = 0; i < bytes.length; i++) {
+        assertEquals(source.getByte(i), view.getByte(i), "byte at " + i);
+        if (i + 4 <= bytes.length) {
+          assertEquals(source.getInt(i), view.getInt(i), "int at " + i);
+          assertEquals(source.getIntLE(i), view.getIntLE(i), "intLE at " + i);
+          assertEquals(source.getShort(i), view.getShort(i), "short at " + i);
+        }
+        if (i + 8 <= bytes.length) {
+          assertEquals(source.getLong(i), view.getLong(i), "long at " + i);
+          assertEquals(source.getLongLE(i), view.getLongLE(i), "longLE at " + i);
+        }
+      }
+      assertEquals(source.getInt(0), view.readInt());
+      assertEquals(source.getLong(4), view.readLong());
+    } finally {
+      view.release();
+      source.release();
+    }
+    block.read(lent -> {
+      for (int i = 0; i + 8 <= bytes.length; i++) {
+        assertEquals(bytes[i], lent.getByte(i));
+        assertEquals(Unpooled.wrappedBuffer(bytes).getLong(i), lent.getLong(i));
+      }
+    });
+  }
 }

@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
@@ -113,6 +114,91 @@ public abstract class BlockCacheContractTest {
     assertEquals(0, block.refCnt());
     assertThrows(IllegalReferenceCountException.class, () -> block.getByte(0));
     assertEquals(1, cache.stats().hitCount(BlockCategory.INDEX));
+  }
+
+  @Test
+  void scopedReadLendsTheCachedBytesAndCountsAHit() {
+    BlockKey key = key("f", 4096);
+    assertEquals(CacheResult.CACHED, put(key, 4096));
+    settle(cache);
+    AtomicInteger calls = new AtomicInteger();
+    assertTrue(cache.read(key, ReadOptions.of(BlockCategory.INDEX), block -> {
+      calls.incrementAndGet();
+      assertTrue(block.isReadOnly());
+      Blocks.verify(key, 4096, block);
+    }));
+    assertEquals(1, calls.get());
+    assertEquals(1, cache.stats().hitCount(BlockCategory.INDEX));
+    assertFalse(cache.read(key("f", 0), ReadOptions.of(BlockCategory.INDEX), block -> calls.incrementAndGet()));
+    assertEquals(1, calls.get());
+    assertEquals(1, cache.stats().missCount(BlockCategory.INDEX));
+  }
+
+  @Test
+  void aBlockKeptPastItsScopedReadThrowsOnEveryAccess() {
+    BlockKey key = key("f", 0);
+    assertEquals(CacheResult.CACHED, put(key, 1000));
+    settle(cache);
+    AtomicReference<ByteBuf> kept = new AtomicReference<>();
+    AtomicReference<ByteBuf> keptSlice = new AtomicReference<>();
+    AtomicReference<ByteBuf> keptDuplicate = new AtomicReference<>();
+    assertTrue(cache.read(key, ReadOptions.of(BlockCategory.INDEX), block -> {
+      kept.set(block);
+      keptSlice.set(block.slice(10, 20));
+      keptDuplicate.set(block.duplicate());
+    }));
+    for (ByteBuf stale : List.of(kept.get(), keptSlice.get(), keptDuplicate.get())) {
+      RuntimeException e = assertThrows(RuntimeException.class, () -> stale.getByte(0));
+      assertTrue(e instanceof IllegalReferenceCountException || e instanceof IllegalStateException, e.toString());
+      assertThrows(RuntimeException.class, () -> stale.getLong(0));
+      assertThrows(RuntimeException.class, () -> stale.readByte());
+    }
+    assertEquals(0, kept.get().refCnt());
+  }
+
+  @Test
+  void aScopedReaderCannotRetainOrReleaseItsBlock() {
+    BlockKey key = key("f", 0);
+    assertEquals(CacheResult.CACHED, put(key, 1000));
+    settle(cache);
+    ReadOptions options = ReadOptions.of(BlockCategory.INDEX);
+    // A reference taken and kept would outlive the call: refused (at once by a reusable view, at return otherwise).
+    assertThrows(IllegalStateException.class, () -> cache.read(key, options, ByteBuf::retain));
+    assertThrows(IllegalStateException.class, () -> cache.read(key, options, ByteBuf::release));
+    // The cache still serves the block, and nothing leaked (the leak check runs after each test).
+    assertTrue(cache.read(key, options, block -> Blocks.verify(key, 1000, block)));
+  }
+
+  @Test
+  void aScopedReadNestedInAReaderGetsItsOwnBlock() {
+    BlockKey outer = key("f", 0);
+    BlockKey inner = key("g", 0);
+    assertEquals(CacheResult.CACHED, put(outer, 300));
+    assertEquals(CacheResult.CACHED, put(inner, 500));
+    settle(cache);
+    ReadOptions options = ReadOptions.of(BlockCategory.INDEX);
+    AtomicReference<ByteBuf> innerBlock = new AtomicReference<>();
+    assertTrue(cache.read(outer, options, block -> {
+      assertTrue(cache.read(inner, options, nested -> {
+        innerBlock.set(nested);
+        Blocks.verify(inner, 500, nested);
+      }));
+      Blocks.verify(outer, 300, block); // still the outer block after the nested read
+    }));
+    assertThrows(RuntimeException.class, () -> innerBlock.get().getByte(0));
+  }
+
+  @Test
+  void anExceptionFromAScopedReaderReachesTheCallerAndLeaksNothing() {
+    BlockKey key = key("f", 0);
+    assertEquals(CacheResult.CACHED, put(key, 100));
+    settle(cache);
+    UnsupportedOperationException thrown = new UnsupportedOperationException("reader failed");
+    assertEquals(thrown, assertThrows(UnsupportedOperationException.class,
+        () -> cache.read(key, ReadOptions.of(BlockCategory.INDEX), block -> {
+          throw thrown;
+        })));
+    assertTrue(cache.read(key, ReadOptions.of(BlockCategory.INDEX), block -> Blocks.verify(key, 100, block)));
   }
 
   @Test

@@ -1,6 +1,7 @@
 package dev.blockcache.example;
 
 import dev.blockcache.api.BlockCache;
+import dev.blockcache.api.BlockFile;
 import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.BlockType;
 import dev.blockcache.api.CacheOptions;
@@ -29,13 +30,15 @@ import java.nio.file.StandardOpenOption;
  */
 public final class CachedRowReader implements AutoCloseable {
   private final FileChannel channel;
-  private final String file;
+  /** The file's key handle: its name checked and hashed once, at open. */
+  private final BlockFile handle;
   private final BlockCache cache;
   private final BlockFileTrailer trailer;
 
   private CachedRowReader(FileChannel channel, String file, BlockCache cache, BlockFileTrailer trailer) {
     this.channel = channel;
-    this.file = file;
+    BlockFile handle = BlockKey.file(file);                      // once per open file: name checked and hashed
+    this.handle = handle;
     this.cache = cache;
     this.trailer = trailer;
   }
@@ -95,7 +98,7 @@ public final class CachedRowReader implements AutoCloseable {
    * cache. The caller owns one reference of the returned block and releases it.
    */
   ByteBuf block(long offset, int length, BlockType type) throws IOException {
-    BlockKey key = BlockKey.of(file, offset);                  // file + offset
+    BlockKey key = handle.block(offset);                       // per lookup; equal to BlockKey.of(file, offset)
     ByteBuf cached = cache.getBlock(key, ReadOptions.of(type));
     if (cached != null) {
       return cached;                                           // a read-only view; the caller releases it

@@ -3,6 +3,7 @@ package dev.blockcache.l1.lru;
 import dev.blockcache.api.BlockCache;
 import dev.blockcache.api.BlockCategory;
 import dev.blockcache.api.BlockKey;
+import dev.blockcache.api.BlockReader;
 import dev.blockcache.api.CacheOptions;
 import dev.blockcache.api.CachePriority;
 import dev.blockcache.api.CacheResult;
@@ -165,6 +166,23 @@ public final class LruBlockCache implements BlockCache {
   /** {@inheritDoc} The view is read-only; releasing it never affects the cache. */
   @Override
   public ByteBuf getBlock(BlockKey key, ReadOptions options) {
+    LruEntry entry = hit(key, options);
+    return entry == null ? null : entry.block.newView();
+  }
+
+  /** {@inheritDoc} Allocates nothing: the reader gets this thread's reusable view of the heap copy. */
+  @Override
+  public boolean read(BlockKey key, ReadOptions options, BlockReader reader) {
+    LruEntry entry = hit(key, options);
+    if (entry == null) {
+      return false;
+    }
+    entry.block.read(reader);
+    return true;
+  }
+
+  /** The entry of {@code key} with its hit recorded (reference bit, promotion, counters), or null after a miss. */
+  private LruEntry hit(BlockKey key, ReadOptions options) {
     LruEntry entry = closed ? null : map.get(key);
     if (entry == null) {
       stats.miss(options);
@@ -177,7 +195,7 @@ public final class LruBlockCache implements BlockCache {
       promotions.offer(entry);
     }
     stats.hit(options);
-    return entry.block.newView();
+    return entry;
   }
 
   @Override

@@ -7,6 +7,7 @@ import com.github.benmanes.caffeine.cache.RemovalCause;
 import dev.blockcache.api.BlockCache;
 import dev.blockcache.api.BlockCategory;
 import dev.blockcache.api.BlockKey;
+import dev.blockcache.api.BlockReader;
 import dev.blockcache.api.CacheOptions;
 import dev.blockcache.api.CacheResult;
 import dev.blockcache.api.CacheStats;
@@ -110,13 +111,30 @@ public final class TinyLfuBlockCache implements BlockCache {
   /** {@inheritDoc} The view is read-only; releasing it never affects the cache. */
   @Override
   public ByteBuf getBlock(BlockKey key, ReadOptions options) {
+    HeapBlock block = hit(key, options);
+    return block == null ? null : block.newView();
+  }
+
+  /** {@inheritDoc} Allocates nothing: the reader gets this thread's reusable view of the heap copy. */
+  @Override
+  public boolean read(BlockKey key, ReadOptions options, BlockReader reader) {
+    HeapBlock block = hit(key, options);
+    if (block == null) {
+      return false;
+    }
+    block.read(reader);
+    return true;
+  }
+
+  /** The block of {@code key}, its access recorded by Caffeine and counted as a hit; or null after a miss. */
+  private HeapBlock hit(BlockKey key, ReadOptions options) {
     HeapBlock block = closed ? null : cache.getIfPresent(key);
     if (block == null) {
       stats.miss(options);
       return null;
     }
     stats.hit(options);
-    return block.newView();
+    return block;
   }
 
   @Override

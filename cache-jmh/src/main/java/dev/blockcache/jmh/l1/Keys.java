@@ -25,6 +25,10 @@ public final class Keys {
     }
   }
 
+  public int blockSize() {
+    return blockSize;
+  }
+
   public String file(int i) {
     return files[i % FILES];
   }

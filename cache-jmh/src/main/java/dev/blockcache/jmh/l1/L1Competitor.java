@@ -6,6 +6,8 @@ import dev.blockcache.api.BlockKey;
 import dev.blockcache.buffer.HeapBlock;
 import dev.blockcache.config.LruConfig;
 import dev.blockcache.config.TinyLfuConfig;
+import dev.blockcache.jmh.l1.OursAdapter.Access;
+import dev.blockcache.jmh.workload.KeySource;
 import dev.blockcache.l1.lru.LruBlockCache;
 import dev.blockcache.l1.tinylfu.TinyLfuBlockCache;
 import java.util.concurrent.ConcurrentHashMap;
@@ -21,25 +23,41 @@ public enum L1Competitor {
   /** blockcache's LruBlockCache, HBase defaults, background evictor started (it idles: nothing is inserted). */
   OURS_LRU {
     @Override
-    L1Adapter create(long capacity, int keys, int blockSize) {
-      LruConfig config = LruConfig.builder(capacity).minBlockSize(blockSize).build();
-      return new OursAdapter(name(), new LruBlockCache(config).start(), keys);
+    L1Adapter create(long capacity, Keys names, int keys, KeySource source) {
+      LruConfig config = LruConfig.builder(capacity).minBlockSize(names.blockSize()).build();
+      return new OursAdapter(name(), new LruBlockCache(config).start(), Access.GET, names, keys, source);
     }
   },
   /** blockcache's TinyLfuBlockCache (Caffeine, maintenance on the calling thread). */
   OURS_TINYLFU {
     @Override
-    L1Adapter create(long capacity, int keys, int blockSize) {
-      TinyLfuConfig config = TinyLfuConfig.of(capacity, TinyLfuConfig.DEFAULT_MAX_BLOCK_SIZE, blockSize);
-      return new OursAdapter(name(), new TinyLfuBlockCache(config), keys);
+    L1Adapter create(long capacity, Keys names, int keys, KeySource source) {
+      TinyLfuConfig config = TinyLfuConfig.of(capacity, TinyLfuConfig.DEFAULT_MAX_BLOCK_SIZE, names.blockSize());
+      return new OursAdapter(name(), new TinyLfuBlockCache(config), Access.GET, names, keys, source);
+    }
+  },
+  /** OURS_LRU read through the scoped {@code read(key, options, reader)}: the block is lent, nothing allocated. */
+  OURS_LRU_SCOPED {
+    @Override
+    L1Adapter create(long capacity, Keys names, int keys, KeySource source) {
+      LruConfig config = LruConfig.builder(capacity).minBlockSize(names.blockSize()).build();
+      return new OursAdapter(name(), new LruBlockCache(config).start(), Access.SCOPED_READ, names, keys, source);
+    }
+  },
+  /** OURS_TINYLFU read through the scoped {@code read(key, options, reader)}. */
+  OURS_TINYLFU_SCOPED {
+    @Override
+    L1Adapter create(long capacity, Keys names, int keys, KeySource source) {
+      TinyLfuConfig config = TinyLfuConfig.of(capacity, TinyLfuConfig.DEFAULT_MAX_BLOCK_SIZE, names.blockSize());
+      return new OursAdapter(name(), new TinyLfuBlockCache(config), Access.SCOPED_READ, names, keys, source);
     }
   },
   /** HBase 2.6's LruBlockCache with its eviction thread, as a RegionServer builds it. */
   HBASE_LRU {
     @Override
-    L1Adapter create(long capacity, int keys, int blockSize) {
+    L1Adapter create(long capacity, Keys names, int keys, KeySource source) {
       return new HBaseAdapter(name(),
-          new org.apache.hadoop.hbase.io.hfile.LruBlockCache(capacity, blockSize, true), keys);
+          new org.apache.hadoop.hbase.io.hfile.LruBlockCache(capacity, names.blockSize(), true), names, keys, source);
     }
   },
   /**
@@ -48,9 +66,10 @@ public enum L1Competitor {
    */
   HBASE_TINYLFU {
     @Override
-    L1Adapter create(long capacity, int keys, int blockSize) {
+    L1Adapter create(long capacity, Keys names, int keys, KeySource source) {
       return new HBaseAdapter(name(), new org.apache.hadoop.hbase.io.hfile.TinyLfuBlockCache(
-          capacity, blockSize, TinyLfuConfig.DEFAULT_MAX_BLOCK_SIZE, ForkJoinPool.commonPool()), keys);
+          capacity, names.blockSize(), TinyLfuConfig.DEFAULT_MAX_BLOCK_SIZE, ForkJoinPool.commonPool()),
+          names, keys, source);
     }
   },
   /**
@@ -59,24 +78,27 @@ public enum L1Competitor {
    */
   CAFFEINE {
     @Override
-    L1Adapter create(long capacity, int keys, int blockSize) {
+    L1Adapter create(long capacity, Keys names, int keys, KeySource source) {
       Cache<BlockKey, byte[]> cache = Caffeine.newBuilder()
           .maximumWeight(capacity)
           .weigher((BlockKey key, byte[] block) -> block.length + HeapBlock.ENTRY_OVERHEAD)
           .executor(Runnable::run)
           .build();
-      return new MapAdapter(name(), cache.asMap(), cache::getIfPresent, cache::cleanUp, keys);
+      return new MapAdapter(name(), cache.asMap(), cache::getIfPresent, cache::cleanUp, names, keys, source);
     }
   },
   /** A bare ConcurrentHashMap, key to byte[]: no policy, no counting, no reference counting. */
   CHM {
     @Override
-    L1Adapter create(long capacity, int keys, int blockSize) {
+    L1Adapter create(long capacity, Keys names, int keys, KeySource source) {
       ConcurrentHashMap<BlockKey, byte[]> map = new ConcurrentHashMap<>(keys * 2);
-      return new MapAdapter(name(), map, map::get, () -> { }, keys);
+      return new MapAdapter(name(), map, map::get, () -> { }, names, keys, source);
     }
   };
 
-  /** A competitor sized to {@code capacity} bytes, for a key set of {@code keys} blocks of {@code blockSize}. */
-  abstract L1Adapter create(long capacity, int keys, int blockSize);
+  /**
+   * A competitor sized to {@code capacity} bytes, for the first {@code keys} blocks of {@code names}, each get coming
+   * by its key as {@code source} says.
+   */
+  abstract L1Adapter create(long capacity, Keys names, int keys, KeySource source);
 }

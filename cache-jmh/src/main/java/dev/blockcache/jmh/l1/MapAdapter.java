@@ -1,11 +1,13 @@
 package dev.blockcache.jmh.l1;
 
 import dev.blockcache.api.BlockKey;
+import dev.blockcache.jmh.workload.KeySource;
 import java.util.Map;
 
 /**
  * A raw map from {@link BlockKey} to the block's bytes (a {@code ConcurrentHashMap}, or a bounded Caffeine cache's
- * map view): the floor a cache's get can approach. Nothing is reference-counted, so a get reads the array's length.
+ * map view): the floor a cache's get can approach. Nothing is reference-counted, so a get reads three bytes of the
+ * array.
  *
  * <p>Thread-safety: as {@link L1Adapter}.
  */
@@ -19,36 +21,39 @@ final class MapAdapter implements L1Adapter {
   private final Map<BlockKey, byte[]> map;
   private final Lookup lookup;
   private final Runnable cleanUp;
-  private final BlockKey[] keys;
+  private final Keys names;
+  private final int count;
+  private final OurKeys keys;
 
-  MapAdapter(String name, Map<BlockKey, byte[]> map, Lookup lookup, Runnable cleanUp, int keyCount) {
+  MapAdapter(String name, Map<BlockKey, byte[]> map, Lookup lookup, Runnable cleanUp, Keys names, int count,
+      KeySource source) {
     this.name = name;
     this.map = map;
     this.lookup = lookup;
     this.cleanUp = cleanUp;
-    this.keys = new BlockKey[keyCount];
+    this.names = names;
+    this.count = count;
+    this.keys = new OurKeys(names, count, source);
   }
 
   @Override
-  public void populate(int blockSize) {
-    Keys names = new Keys(blockSize);
-    for (int i = 0; i < keys.length; i++) {
-      keys[i] = BlockKey.of(names.file(i), names.offset(i));
-      map.put(keys[i], names.content(i));
+  public void populate() {
+    for (int i = 0; i < count; i++) {
+      map.put(BlockKey.of(names.file(i), names.offset(i)), names.content(i));
     }
     cleanUp.run();
-    if (map.size() != keys.length) {
-      throw new IllegalStateException(name + ": " + map.size() + " of " + keys.length + " blocks cached");
+    if (map.size() != count) {
+      throw new IllegalStateException(name + ": " + map.size() + " of " + count + " blocks cached");
     }
   }
 
   @Override
-  public int get(int i) {
-    byte[] block = lookup.get(keys[i]);
+  public int get(int i, ThreeBytes reader) {
+    byte[] block = lookup.get(keys.key(i));
     if (block == null) {
       throw L1Adapter.miss(name, i);
     }
-    return block.length;
+    return ThreeBytes.of(block);
   }
 
   @Override

@@ -6,37 +6,53 @@ import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.CacheOptions;
 import dev.blockcache.api.CacheResult;
 import dev.blockcache.api.ReadOptions;
+import dev.blockcache.jmh.workload.KeySource;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 
 /**
- * A blockcache {@link BlockCache} (ours). A get is {@link BlockCache#getBlock} with a counted, caching DATA lookup;
- * the returned view is owned by the caller, so the adapter releases it once after reading its length.
+ * A blockcache {@link BlockCache} (ours), read with a counted, caching DATA lookup in one of two ways
+ * ({@link Access}): {@link BlockCache#getBlock}, whose view the caller owns and the adapter releases once after
+ * reading it, or the scoped {@link BlockCache#read}, where the cache lends the block to the thread's reader and
+ * releases nothing on the caller's side.
  *
  * <p>Thread-safety: as {@link L1Adapter}.
  */
 final class OursAdapter implements L1Adapter {
+  /** How a get reaches the block. */
+  enum Access {
+    /** {@code getBlock}, three bytes read, {@code release()}. */
+    GET,
+    /** {@code read(key, options, reader)}: the reader reads three bytes of the lent block. */
+    SCOPED_READ
+  }
+
   private static final ReadOptions READ = ReadOptions.of(BlockCategory.DATA);
   private static final CacheOptions WRITE = CacheOptions.of(BlockCategory.DATA);
 
   private final String name;
   private final BlockCache cache;
-  private final BlockKey[] keys;
+  private final Access access;
+  private final Keys names;
+  private final int count;
+  private final OurKeys keys;
 
-  OursAdapter(String name, BlockCache cache, int keyCount) {
+  OursAdapter(String name, BlockCache cache, Access access, Keys names, int count, KeySource source) {
     this.name = name;
     this.cache = cache;
-    this.keys = new BlockKey[keyCount];
+    this.access = access;
+    this.names = names;
+    this.count = count;
+    this.keys = new OurKeys(names, count, source);
   }
 
   @Override
-  public void populate(int blockSize) {
-    Keys names = new Keys(blockSize);
-    for (int i = 0; i < keys.length; i++) {
-      keys[i] = BlockKey.of(names.file(i), names.offset(i));
+  public void populate() {
+    for (int i = 0; i < count; i++) {
+      BlockKey key = BlockKey.of(names.file(i), names.offset(i));
       ByteBuf block = Unpooled.wrappedBuffer(names.content(i));
       try {
-        CacheResult result = cache.cacheBlock(keys[i], block, WRITE);
+        CacheResult result = cache.cacheBlock(key, block, WRITE);
         if (!result.isCached()) {
           throw new IllegalStateException(name + ": block " + i + " not cached: " + result);
         }
@@ -47,14 +63,21 @@ final class OursAdapter implements L1Adapter {
   }
 
   @Override
-  public int get(int i) {
-    ByteBuf block = cache.getBlock(keys[i], READ);
+  public int get(int i, ThreeBytes reader) {
+    BlockKey key = keys.key(i);
+    if (access == Access.SCOPED_READ) {
+      if (!cache.read(key, READ, reader)) {
+        throw L1Adapter.miss(name, i);
+      }
+      return reader.last;
+    }
+    ByteBuf block = cache.getBlock(key, READ);
     if (block == null) {
       throw L1Adapter.miss(name, i);
     }
-    int length = block.readableBytes();
+    int sum = ThreeBytes.of(block);
     block.release();
-    return length;
+    return sum;
   }
 
   @Override

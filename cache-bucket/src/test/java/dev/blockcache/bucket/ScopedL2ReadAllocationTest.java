@@ -1,0 +1,70 @@
+package dev.blockcache.bucket;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.blockcache.api.BlockCategory;
+import dev.blockcache.api.BlockFile;
+import dev.blockcache.api.BlockKey;
+import dev.blockcache.api.BlockReader;
+import dev.blockcache.api.CacheOptions;
+import dev.blockcache.api.CacheResult;
+import dev.blockcache.api.ReadOptions;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.lang.management.ManagementFactory;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Pins that a scoped read of a block in an offheap L2's slot allocates nothing (the slot is pinned for the call and
+ * lent through the thread's reusable view), measured with the JVM's per-thread allocation counter.
+ */
+class ScopedL2ReadAllocationTest {
+  private static final int BLOCKS = 64;
+  private static final int READS = 100_000;
+
+  /** Sums three bytes of each block; reused, so the reader allocates nothing either. */
+  private static final class ThreeBytes implements BlockReader {
+    long sum;
+
+    @Override
+    public void read(ByteBuf block) {
+      sum += block.getByte(0) + block.getByte(block.capacity() / 2) + block.getByte(block.capacity() - 1);
+    }
+  }
+
+  @Test
+  void aScopedReadOfAnOffheapSlotAllocatesNothing() {
+    BucketCache cache = BucketCaches.create(BucketCaches.config("offheap", 8L << 20).writerInline(true).build());
+    cache.start();
+    try {
+      BlockFile file = BlockKey.file("0123456789abcdef0123456789abcdef");
+      BlockKey[] keys = new BlockKey[BLOCKS];
+      for (int i = 0; i < BLOCKS; i++) {
+        keys[i] = file.block(i * 4096L);
+        ByteBuf block = Unpooled.wrappedBuffer(new byte[4096]);
+        try {
+          assertEquals(CacheResult.CACHED, cache.cacheBlock(keys[i], block, CacheOptions.of(BlockCategory.DATA)));
+        } finally {
+          block.release();
+        }
+      }
+      ReadOptions options = ReadOptions.of(BlockCategory.DATA);
+      ThreeBytes reader = new ThreeBytes();
+      readAll(cache, keys, options, reader); // warm up
+      com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+      long before = threads.getCurrentThreadAllocatedBytes();
+      readAll(cache, keys, options, reader);
+      long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+      assertTrue(allocated < 4096, allocated + " bytes allocated by " + READS + " scoped reads");
+    } finally {
+      cache.close();
+    }
+  }
+
+  private static void readAll(BucketCache cache, BlockKey[] keys, ReadOptions options, ThreeBytes reader) {
+    for (int i = 0; i < READS; i++) {
+      assertTrue(cache.read(keys[i % BLOCKS], options, reader));
+    }
+  }
+}

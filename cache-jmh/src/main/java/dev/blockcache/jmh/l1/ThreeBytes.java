@@ -1,0 +1,44 @@
+package dev.blockcache.jmh.l1;
+
+import dev.blockcache.api.BlockReader;
+import io.netty.buffer.ByteBuf;
+import org.apache.hadoop.hbase.nio.ByteBuff;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.State;
+
+/**
+ * What every L1 get benchmark does with a hit: read the block's first, middle and last byte (so that the block's
+ * bytes are touched, not just its header object) and sum them. Also a reusable {@link BlockReader} for scoped reads:
+ * one per benchmark thread, the sum of the last block read left in {@link #last}.
+ *
+ * <p>Thread-safety: a JMH {@link Scope#Thread} state, used by its own thread only; the static methods are stateless.
+ */
+@State(Scope.Thread)
+public class ThreeBytes implements BlockReader {
+  /** The three-byte sum of the last block this reader read. */
+  int last;
+
+  @Override
+  public void read(ByteBuf block) {
+    last = of(block);
+  }
+
+  /** The sum of {@code block}'s first, middle and last readable byte. */
+  static int of(ByteBuf block) {
+    int from = block.readerIndex();
+    int length = block.readableBytes();
+    return block.getByte(from) + block.getByte(from + (length >>> 1)) + block.getByte(from + length - 1);
+  }
+
+  /** The same over an HBase buffer's position..limit. */
+  static int of(ByteBuff block) {
+    int from = block.position();
+    int length = block.limit() - from;
+    return block.get(from) + block.get(from + (length >>> 1)) + block.get(from + length - 1);
+  }
+
+  /** The same over an array. */
+  static int of(byte[] block) {
+    return block[0] + block[block.length >>> 1] + block[block.length - 1];
+  }
+}
