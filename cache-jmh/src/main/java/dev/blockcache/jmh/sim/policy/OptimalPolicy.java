@@ -6,9 +6,10 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Belady's OPT, computed exactly: on a miss with the cache full, evict the resident key whose next use lies farthest
- * in the future (or never comes). The missed key is always inserted (demand paging, as every other policy here), so
- * this is the highest hit ratio any read-through cache of {@code capacity} keys can reach on the trace.
+ * Belady's OPT, computed exactly: on a miss with the cache full, evict the key whose next use lies farthest in the
+ * future (or never comes), the missed key included. A missed key that is itself the farthest is inserted and evicted
+ * at once (it passes through, as a block an admission policy such as TinyLFU declines); so this is the highest hit
+ * ratio any cache of {@code capacity} keys can reach on the trace, with or without admission.
  *
  * <h2>Design notes</h2>
  * The next use of every access is precomputed with one backward pass: {@code next[i]} is the position of the next
@@ -74,10 +75,12 @@ public final class OptimalPolicy implements Policy {
     boolean hit = resident[i];
     if (hit) {
       resident[i] = false; // its heap element goes stale; the key is re-added below with its next use
-    } else {
-      if (residents == capacity) {
-        evictFarthest();
+    } else if (residents == capacity) {
+      if (farthestResident() < next[i]) {
+        return false; // the missed key is the farthest: it passes through
       }
+      resident[pop()] = false;
+    } else {
       residents++;
     }
     resident[next[i]] = true;
@@ -85,15 +88,12 @@ public final class OptimalPolicy implements Policy {
     return hit;
   }
 
-  private void evictFarthest() {
-    while (true) {
-      int top = pop();
-      if (resident[top]) {
-        resident[top] = false;
-        residents--;
-        return;
-      }
+  /** The farthest resident next use (the cache is not empty); drops stale heap elements above it. */
+  private int farthestResident() {
+    while (!resident[heap[0]]) {
+      pop();
     }
+    return heap[0];
   }
 
   private void push(int position) {
