@@ -38,7 +38,7 @@ final class HitRatioReport {
     Path table = dir.resolve(TABLE_FILE);
     Files.writeString(table, markdown(results, policies, command));
     for (Map.Entry<Double, List<HitRatio>> size : bySize(results).entrySet()) {
-      chart(dir.resolve("hit-ratio-" + percent(size.getKey()) .replace("%", "pct") + ".png"), size.getKey(),
+      chart(dir.resolve("hit-ratio-" + percent(size.getKey()).replace("%", "pct") + ".png"), size.getKey(),
           size.getValue(), policies);
     }
     return table;
