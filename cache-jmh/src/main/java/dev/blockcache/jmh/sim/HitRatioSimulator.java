@@ -15,7 +15,9 @@ import java.util.Locale;
  * keys, and writes a Markdown table and charts ({@link HitRatioReport}). Flags: {@link SimOptions}.
  *
  * <p>Every access is a read; a miss inserts the block (read-through). Each (trace, size, policy) replay starts from an
- * empty cache and runs alone on the calling thread, so a replay is deterministic.
+ * empty cache and runs alone on the calling thread: LRU, OPT and our LRU and L2 replay deterministically; Caffeine and
+ * our TinyLFU admit a small random share of candidates (Caffeine's defence against hash flooding), so their figures
+ * vary a little between runs.
  *
  * <p>Run: {@code ./mvnw -B verify -Psim -pl cache-jmh -am -DskipTests} (unpacks the traces, then runs this main with
  * {@code -Dsim.args="..."}); see docs/benchmarks.md, "Hit-ratio simulator".

@@ -6,7 +6,8 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 /**
  * Plain Caffeine ({@code Caffeine.newBuilder().maximumSize(capacity)}, W-TinyLFU) keyed by the trace's keys: the
  * reference for what our TinyLFU L1 adds or loses by weighing blocks in bytes. Maintenance (eviction) runs on the
- * calling thread, so a replay is deterministic rather than racing Caffeine's default ForkJoinPool.
+ * calling thread, so evictions follow the replay instead of racing Caffeine's default ForkJoinPool. Caffeine still
+ * admits a small random share of candidates (against hash flooding): figures vary a little between runs.
  *
  * <p>Thread-safety: not thread-safe (see {@link Policy}).
  */
