@@ -1,0 +1,29 @@
+package dev.blockcache.jmh.sim;
+
+import dev.blockcache.jmh.sim.policy.CacheSetup;
+import dev.blockcache.jmh.sim.policy.Policy;
+import dev.blockcache.jmh.sim.policy.PolicyKind;
+import dev.blockcache.jmh.sim.trace.Trace;
+
+/**
+ * Replays a trace through one policy at one cache size: every access in order, counting hits; the policy is closed
+ * afterwards.
+ *
+ * <p>Thread-safety: stateless.
+ */
+final class Replay {
+  private Replay() {}
+
+  static HitRatio run(Trace trace, double fraction, PolicyKind kind, CacheSetup setup) {
+    int blocks = HitRatio.blocksFor(fraction, trace.distinctKeys());
+    long hits = 0;
+    try (Policy policy = kind.newPolicy(trace, blocks, setup)) {
+      for (int i = 0; i < trace.length(); i++) {
+        if (policy.access(trace.key(i))) {
+          hits++;
+        }
+      }
+    }
+    return new HitRatio(trace.name(), trace.length(), trace.distinctKeys(), fraction, blocks, kind, hits);
+  }
+}

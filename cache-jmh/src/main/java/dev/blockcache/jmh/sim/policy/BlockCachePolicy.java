@@ -1,0 +1,68 @@
+package dev.blockcache.jmh.sim.policy;
+
+import dev.blockcache.api.BlockCache;
+import dev.blockcache.api.BlockCategory;
+import dev.blockcache.api.CacheOptions;
+import dev.blockcache.api.ReadOptions;
+import dev.blockcache.api.BlockKey;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+
+/**
+ * One of our {@link BlockCache}s, driven as a storage engine drives it: a counted, caching DATA {@code getBlock} per
+ * access with the key built from file and offset; on a miss, {@code cacheBlock} of a block of the configured size
+ * (every block has the same zero content: hit ratios do not depend on bytes).
+ *
+ * <p>Ownership: the block {@code getBlock} returns is the policy's and is released at once; the source block is the
+ * policy's own, never handed to the cache ({@code cacheBlock} copies), and is released by {@link #close()}.
+ *
+ * <p>Thread-safety: not thread-safe (see {@link Policy}).
+ */
+final class BlockCachePolicy implements Policy {
+  private static final ReadOptions READ = ReadOptions.of(BlockCategory.DATA);
+  private static final CacheOptions WRITE = CacheOptions.of(BlockCategory.DATA);
+
+  private final BlockCache cache;
+  private final BlockKeys keys;
+  private final Runnable afterInsert;
+  private final ByteBuf source;
+  private boolean closed;
+
+  /**
+   * A policy over {@code cache}, which it owns and closes; {@code afterInsert} runs after every {@code cacheBlock}
+   * (the L2 drains its writers there, so a block is written before the next access).
+   */
+  BlockCachePolicy(BlockCache cache, int blockSize, Runnable afterInsert) {
+    this.cache = cache;
+    this.keys = new BlockKeys(blockSize);
+    this.afterInsert = afterInsert;
+    this.source = Unpooled.wrappedBuffer(new byte[blockSize]);
+  }
+
+  @Override
+  public boolean access(long key) {
+    BlockKey block = keys.of(key);
+    ByteBuf hit = cache.getBlock(block, READ);
+    if (hit != null) {
+      hit.release();
+      return true;
+    }
+    cache.cacheBlock(block, source, WRITE); // a refusal (queue full, too large) is a miss that caches nothing
+    afterInsert.run();
+    return false;
+  }
+
+  /** The cache under simulation (for tests). */
+  BlockCache cache() {
+    return cache;
+  }
+
+  @Override
+  public void close() {
+    if (!closed) {
+      closed = true;
+      cache.close();
+      source.release();
+    }
+  }
+}

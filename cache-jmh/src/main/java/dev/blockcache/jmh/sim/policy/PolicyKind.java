@@ -1,0 +1,153 @@
+package dev.blockcache.jmh.sim.policy;
+
+import dev.blockcache.bucket.BucketCache;
+import dev.blockcache.bucket.alloc.BucketAllocator;
+import dev.blockcache.bucket.format.BlockHeader;
+import dev.blockcache.buffer.HeapBlock;
+import dev.blockcache.config.BucketCacheConfig;
+import dev.blockcache.config.LruConfig;
+import dev.blockcache.config.TinyLfuConfig;
+import dev.blockcache.jmh.sim.trace.Trace;
+import dev.blockcache.l1.lru.LruBlockCache;
+import dev.blockcache.l1.tinylfu.TinyLfuBlockCache;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Locale;
+
+/**
+ * The caches a simulation can replay a trace through, each sized to hold {@code blocks} blocks. The real caches are
+ * configured as a new user would: defaults everywhere but the capacity, which is {@code blocks} times what one block
+ * is accounted as.
+ *
+ * <p>Thread-safety: stateless.
+ */
+public enum PolicyKind {
+  /** The reference LRU ({@link LruPolicy}). */
+  LRU("LRU") {
+    @Override
+    Policy create(Trace trace, int blocks, CacheSetup setup) {
+      return new LruPolicy(blocks);
+    }
+  },
+  /** Belady's OPT ({@link OptimalPolicy}): the bound. */
+  OPT("OPT") {
+    @Override
+    Policy create(Trace trace, int blocks, CacheSetup setup) {
+      return new OptimalPolicy(trace, blocks);
+    }
+  },
+  /** Plain Caffeine by entry count ({@link CaffeinePolicy}). */
+  CAFFEINE("Caffeine") {
+    @Override
+    Policy create(Trace trace, int blocks, CacheSetup setup) {
+      return new CaffeinePolicy(blocks);
+    }
+  },
+  /**
+   * Our L1 {@link LruBlockCache}, not started (it evicts on the inserting thread), HBase's default factors: it
+   * evicts from 99% down to 95% of its capacity.
+   */
+  L1_LRU("L1 LRU") {
+    @Override
+    Policy create(Trace trace, int blocks, CacheSetup setup) {
+      LruBlockCache cache = new LruBlockCache(LruConfig.builder(l1Capacity(blocks, setup)).build());
+      return new BlockCachePolicy(cache, setup.blockSize(), NOTHING);
+    }
+  },
+  /** Our L1 {@link TinyLfuBlockCache} with the default config. */
+  L1_TINYLFU("L1 TinyLFU") {
+    @Override
+    Policy create(Trace trace, int blocks, CacheSetup setup) {
+      TinyLfuBlockCache cache = new TinyLfuBlockCache(TinyLfuConfig.of(l1Capacity(blocks, setup)));
+      return new BlockCachePolicy(cache, setup.blockSize(), NOTHING);
+    }
+  },
+  /**
+   * Our L2 {@link BucketCache} on a memory engine with one item size (the smallest that holds a block and its
+   * header) and {@link #l2Slots} slots, default factors; every miss is written before the next access
+   * ({@link L2Writes}).
+   */
+  L2("L2") {
+    @Override
+    Policy create(Trace trace, int blocks, CacheSetup setup) {
+      int itemSize = l2ItemSize(setup.blockSize());
+      BucketCacheConfig.Builder config = BucketCacheConfig.builder(setup.l2Engine(), (long) l2Slots(blocks) * itemSize)
+          .bucketSizes(itemSize)
+          .writerInline(setup.l2Writes() == L2Writes.INLINE);
+      try {
+        // Not started: no writer thread runs, so DRAINED writes every block on this thread in drainWriters (and
+        // INLINE has no writer thread anyway). A replay is then deterministic.
+        BucketCache cache = BucketCache.create(config.build());
+        Runnable afterInsert = setup.l2Writes() == L2Writes.DRAINED ? cache::drainWriters : NOTHING;
+        return new BlockCachePolicy(cache, setup.blockSize(), afterInsert);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot create the L2", e);
+      }
+    }
+  };
+
+  private static final Runnable NOTHING = () -> { };
+
+  private final String label;
+
+  PolicyKind(String label) {
+    this.label = label;
+  }
+
+  /** A new, empty cache of {@code blocks} blocks ({@code blocks >= 1}) that will replay {@code trace}. */
+  abstract Policy create(Trace trace, int blocks, CacheSetup setup);
+
+  /** As {@link #create}, public for the simulator. */
+  public Policy newPolicy(Trace trace, int blocks, CacheSetup setup) {
+    if (blocks < 1) {
+      throw new IllegalArgumentException(id() + ": " + blocks + " blocks: expected at least 1");
+    }
+    return create(trace, blocks, setup);
+  }
+
+  /** The column header of the report. */
+  public String label() {
+    return label;
+  }
+
+  /** The command-line name: lower case, {@code -} for {@code _} ({@code l1-tinylfu}). */
+  public String id() {
+    return name().toLowerCase(Locale.ROOT).replace('_', '-');
+  }
+
+  /** The kind named {@code id}; the error lists the accepted names. */
+  public static PolicyKind of(String id) {
+    for (PolicyKind kind : values()) {
+      if (kind.id().equalsIgnoreCase(id.strip())) {
+        return kind;
+      }
+    }
+    StringBuilder accepted = new StringBuilder();
+    for (PolicyKind kind : values()) {
+      accepted.append(accepted.length() == 0 ? "" : ", ").append(kind.id());
+    }
+    throw new IllegalArgumentException("policy '" + id + "' is unknown; accepted: " + accepted);
+  }
+
+  /** An L1's capacity for {@code blocks} blocks: each is accounted as its bytes plus the entry overhead. */
+  static long l1Capacity(int blocks, CacheSetup setup) {
+    return (long) blocks * (setup.blockSize() + HeapBlock.ENTRY_OVERHEAD);
+  }
+
+  /** The L2's item size: header (with the simulator's file names) and block, rounded up to the item alignment. */
+  static int l2ItemSize(int blockSize) {
+    int stored = BlockHeader.headerLength(BlockKeys.FILE_NAME_LENGTH) + blockSize;
+    int unit = BucketAllocator.ITEM_ALIGNMENT;
+    return (stored + unit - 1) / unit * unit;
+  }
+
+  /**
+   * The L2's slots for {@code blocks} blocks: rounded up to whole buckets of
+   * {@value BucketAllocator#ITEMS_OF_LARGEST_PER_BUCKET} slots (the allocator's unit), so at most 3 more than the
+   * other policies hold.
+   */
+  public static int l2Slots(int blocks) {
+    int perBucket = BucketAllocator.ITEMS_OF_LARGEST_PER_BUCKET;
+    return (blocks + perBucket - 1) / perBucket * perBucket;
+  }
+}
