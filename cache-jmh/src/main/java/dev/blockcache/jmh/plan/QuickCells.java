@@ -6,7 +6,7 @@ import java.util.Set;
 
 /**
  * The cells the quick suite leaves out, per benchmark class: the floors and reference points that explain a ratio
- * but are not a competitor (they run in full mode and on request), and thread counts of the thread-scaling
+ * but are not a competitor (the map and prebuilt-key rows of the L1 benchmark, its scoped-read variants) (they run in full mode and on request), and thread counts of the thread-scaling
  * experiment between the ones that give its shape. Every competitor a target names, and every cell an experiment's
  * report needs, stays in.
  *
@@ -26,6 +26,10 @@ public final class QuickCells {
   }
 
   private static final Map<String, Restriction> BY_CLASS = Map.of(
+      "dev.blockcache.jmh.l1.L1GetBenchmark",
+      new Restriction(Map.of(
+          "competitor", List.of("OURS_LRU", "OURS_TINYLFU", "HBASE_LRU", "HBASE_TINYLFU", "CAFFEINE"),
+          "keySource", List.of("PER_LOOKUP")), Set.of()),
       "dev.blockcache.jmh.l2.L2GetBenchmark",
       new Restriction(Map.of("competitor", List.of("OURS_ZERO_COPY", "OURS_COPY", "HBASE_BUCKET", "CHM")), Set.of()),
       "dev.blockcache.jmh.l2.L2InsertBurstBenchmark",

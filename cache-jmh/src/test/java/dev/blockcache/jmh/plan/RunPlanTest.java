@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Test;
 
 class RunPlanTest {
   private static final List<String> BENCHMARKS = List.of(
-      "dev.blockcache.jmh.l1.L1GetBenchmark.get1Thread",
-      "dev.blockcache.jmh.l1.L1GetBenchmark.get2Threads",
+      "dev.blockcache.jmh.experiments.BlockSizeExperiment.get1Thread",
+      "dev.blockcache.jmh.experiments.BlockSizeExperiment.get2Threads",
       "dev.blockcache.jmh.l2.L2GetBenchmark.get1Thread",
       "dev.blockcache.jmh.l2.L2GetBenchmark.get2Threads",
       "dev.blockcache.jmh.experiments.ThreadScalingExperiment.threads05",
@@ -26,7 +26,7 @@ class RunPlanTest {
 
     assertEquals(3, runs.size());
     assertEquals(Map.of(), runs.get(0).params());
-    assertTrue(selects(runs.get(0), "dev.blockcache.jmh.l1.L1GetBenchmark.get2Threads"));
+    assertTrue(selects(runs.get(0), "dev.blockcache.jmh.experiments.BlockSizeExperiment.get2Threads"));
     assertEquals(2, runs.get(0).includes().size());
     RunPlan.Run threads = runs.get(1);
     assertEquals(3, threads.includes().size(), "05, 20 and 75 kept");
@@ -39,11 +39,11 @@ class RunPlanTest {
 
   @Test
   void includesMatchOneBenchmarkExactlyNotItsPrefixes() {
-    RunPlan.Run run = RunPlan.quick("L1GetBenchmark.get1", BENCHMARKS).runs().get(0);
+    RunPlan.Run run = RunPlan.quick("BlockSizeExperiment.get1", BENCHMARKS).runs().get(0);
 
     assertEquals(1, run.includes().size());
-    assertTrue(selects(run, "dev.blockcache.jmh.l1.L1GetBenchmark.get1Thread"));
-    assertTrue(!selects(run, "dev.blockcache.jmh.l1.L1GetBenchmark.get1ThreadMore"));
+    assertTrue(selects(run, "dev.blockcache.jmh.experiments.BlockSizeExperiment.get1Thread"));
+    assertTrue(!selects(run, "dev.blockcache.jmh.experiments.BlockSizeExperiment.get1ThreadMore"));
   }
 
   @Test
