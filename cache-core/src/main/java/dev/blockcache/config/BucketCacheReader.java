@@ -19,9 +19,10 @@ final class BucketCacheReader {
           "the L2 capacity in MB (>= 1), required when " + BucketCacheConfig.IOENGINE + " is set");
     }
     float megabytes = v.fraction(BucketCacheConfig.SIZE, 0f);
-    if (!(megabytes >= 1f)) {
-      throw new ConfigException(BucketCacheConfig.SIZE, sizeText,
-          "a capacity in MB >= 1 (HBase 2.x reads this key in MB; a fraction of the heap is not accepted)");
+    if (!(megabytes >= 1f && megabytes <= BucketCacheConfig.MAX_CAPACITY_MB)) {
+      throw new ConfigException(BucketCacheConfig.SIZE, sizeText, "a capacity in MB in [1, "
+          + BucketCacheConfig.MAX_CAPACITY_MB + "] (HBase 2.x reads this key in MB, and the L2 index addresses 4 TiB;"
+          + " a fraction of the heap is not accepted)");
     }
     BucketCacheConfig.Builder b = BucketCacheConfig.builder(engine, (long) (megabytes * (double) MB));
     int[] sizes = v.integers(BucketCacheConfig.BUCKET_SIZES);
