@@ -159,7 +159,7 @@ public final class CacheSizer {
       fileBytes = FileIoEngine.fileSize(usable, BucketCache.engineSegmentSize(c), files.size(), c.fileDirectIo());
     } else if (scheme.equals(MmapIoEngine.SCHEME)) {
       FileIoEngine.paths(c.ioEngine()).forEach(p -> files.add(p.toString()));
-      fileBytes = usable;
+      fileBytes = MmapIoEngine.fileSize(usable);
     }
     return new L2Fit(c.ioEngine(), scheme, c.capacity(), usable, oneBucket.bucketCapacity(), buckets, stored,
         itemBytes, perBucket, blocks, indexHeap, queueHeap, fileBytes, files);

@@ -61,13 +61,19 @@ public final class MmapIoEngine extends IoEngine {
       MappedByteBuffer[] chunks = new MappedByteBuffer[count];
       for (int i = 0; i < count; i++) {
         long at = i * chunkSize;
-        chunks[i] = file.channel().map(FileChannel.MapMode.READ_WRITE, at, Math.min(chunkSize, capacity - at));
+        chunks[i] = file.channel().map(FileChannel.MapMode.READ_WRITE, CacheFileHeader.LENGTH + at,
+            Math.min(chunkSize, capacity - at));
       }
       return new MmapIoEngine(spec, capacity, segmentSize, file, chunks, chunkSize);
     } catch (IOException | RuntimeException e) {
       file.close();
       throw e;
     }
+  }
+
+  /** Bytes on disk of the file of an engine of {@code capacity} bytes: its {@link CacheFileHeader} and the slots. */
+  public static long fileSize(long capacity) {
+    return CacheFileHeader.LENGTH + capacity;
   }
 
   @Override
