@@ -8,6 +8,11 @@ package dev.blockcache.config;
  */
 final class BucketCacheReader {
   private static final long MB = 1024L * 1024;
+  /**
+   * Smallest largest item size an hbase-site.xml may give: a 1 KiB block plus its slot header (24 bytes and the file
+   * name), rounded up to the 256-byte unit. Smaller lists cache nothing an HFile reader produces.
+   */
+  static final int MIN_LARGEST_ITEM = 1280;
 
   private BucketCacheReader() {}
 
@@ -27,6 +32,11 @@ final class BucketCacheReader {
     BucketCacheConfig.Builder b = BucketCacheConfig.builder(engine, (long) (megabytes * (double) MB));
     int[] sizes = v.integers(BucketCacheConfig.BUCKET_SIZES);
     if (sizes != null) {
+      if (sizes.length > 0 && sizes[sizes.length - 1] < MIN_LARGEST_ITEM) {
+        throw new ConfigException(BucketCacheConfig.BUCKET_SIZES, v.text(BucketCacheConfig.BUCKET_SIZES),
+            "item sizes whose largest is at least " + MIN_LARGEST_ITEM + " bytes, so that a 1 KiB block with its"
+            + " slot header fits (HBase's defaults run from 5120 to 525312)");
+      }
       b.bucketSizes(sizes);
     }
     return b.writerThreads(v.smallInteger(BucketCacheConfig.WRITER_THREADS, BucketCacheConfig.DEFAULT_WRITER_THREADS))
