@@ -153,7 +153,7 @@ public final class SiteConfigReader {
     for (String line : reports) {
       LOG.warn("{}", line);
     }
-    return new SiteConfig(policy, lru, tinyLfu, l2, reports);
+    return new SiteConfig(policy, lru, tinyLfu, l2, reports, l1Capacity == 0 ? values.text(L1_SIZE) : null);
   }
 
   /** The L1 capacity in bytes; 0 when the block cache is disabled. */
