@@ -120,13 +120,12 @@ class CacheSizerTest {
   }
 
   @Test
-  void anL1AndMemstoresAboveEightyPercentOfTheHeapIsAProblem() throws Exception {
-    // 0.45 + 0.4 = 0.85 of the heap > 0.8.
-    SizingReport r = CacheSizer.size(site("hfile.block.cache.size", "0.45"),
-        Machine.builder(32 * GIB, 128 * GIB).build());
-    assertEquals(1, r.problems().size(), r.problems().toString());
-    assertTrue(r.problems().get(0).contains("hfile.block.cache.size=0.45"), r.problems().get(0));
-    assertTrue(r.problems().get(0).contains("hbase.regionserver.global.memstore.size=0.4"), r.problems().get(0));
+  void anL1AndMemstoresAboveEightyPercentOfTheHeapIsRefusedAsHBaseRefusesIt() throws Exception {
+    // 0.45 + 0.4 = 0.85 of the heap > 0.8: the site reader refuses it, naming the L1 key and the memstore.
+    ConfigException e = assertThrows(ConfigException.class, () -> CacheSizer.size(
+        site("hfile.block.cache.size", "0.45"), Machine.builder(32 * GIB, 128 * GIB).build()));
+    assertEquals("hfile.block.cache.size", e.key());
+    assertTrue(e.getMessage().contains("hbase.regionserver.global.memstore.size=0.4"), e.getMessage());
     // The same L1 with smaller memstores fits.
     SizingReport smaller = CacheSizer.size(site("hfile.block.cache.size", "0.45",
         "hbase.regionserver.global.memstore.size", "0.3"), Machine.builder(32 * GIB, 128 * GIB).build());
