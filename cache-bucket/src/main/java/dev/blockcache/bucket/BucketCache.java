@@ -189,6 +189,9 @@ public final class BucketCache implements BlockCache {
       parts.ioErrors.droppedPut();
       return CacheResult.DISABLED;
     }
+    if (!BlockHeader.nameFits(key)) {
+      return CacheResult.TOO_LARGE; // the key's file name does not fit the slot header
+    }
     long stored = (long) BlockHeader.headerLength(key) + block.readableBytes();
     if (stored > parts.allocator.maxItemSize()) {
       return CacheResult.TOO_LARGE;

@@ -20,8 +20,9 @@ import org.slf4j.LoggerFactory;
  * {@link #removed} for entries a caller asked to drop. Both free the slot through the pin table, so a slot returns to
  * the allocator only after its last reader released it.
  *
- * <p>Thread-safety: immutable wiring of thread-safe parts; the sinks may run under an index lock and only do
- * non-blocking bookkeeping.
+ * <p>Thread-safety: immutable wiring of thread-safe parts. The index calls the sinks after releasing its segment
+ * lock (an eviction may still hold its CLOCK hand); they take the pin table's and the allocator's locks, which are
+ * leaves of the lock order in this package's notes.
  */
 final class BucketCacheParts {
   final BucketCacheConfig config;

@@ -4,6 +4,7 @@ import dev.blockcache.bucket.index.IndexEntry;
 import dev.blockcache.bucket.persist.ConfigFingerprint;
 import dev.blockcache.bucket.persist.IndexPersister;
 import dev.blockcache.bucket.persist.PersistentPathCheck;
+import dev.blockcache.bucket.persist.PersistentPathLock;
 import dev.blockcache.config.ConfigException;
 import java.nio.file.Path;
 import java.util.concurrent.Executors;
@@ -15,7 +16,8 @@ import org.slf4j.LoggerFactory;
  * Warm restart for one {@link BucketCache}: restores the last index checkpoint before the writers start and
  * checkpoints every {@code hbase.bucketcache.persist.intervalinmillis} and at close. Active only with
  * {@code hbase.bucketcache.persistent.path} set on an engine where restored blocks are verified before they are
- * served ({@link IndexPersister#canRestore}); otherwise one log line says why the cache stays cold.
+ * served ({@link IndexPersister#canRestore}); otherwise one log line says why the cache stays cold. While active it
+ * holds the path's {@link PersistentPathLock}, so a second cache on the same path is refused at start.
  *
  * <p>Lifecycle: the constructor starts nothing; {@link #start} restores and starts the checkpoint thread;
  * {@link #close} (after the writers stopped, before the index is emptied) writes the final checkpoint.
@@ -27,6 +29,8 @@ final class BucketPersistence {
 
   private final BucketCacheParts parts;
   private final IndexPersister persister;
+  /** Held from creation to {@link #close}: no other cache checkpoints to the same path meanwhile. */
+  private final PersistentPathLock lock;
   private ScheduledExecutorService scheduler;
   private IndexPersister.Restored restored;
 
@@ -53,14 +57,23 @@ final class BucketPersistence {
           parts.engine.isPersistent() ? "memory-mapped or checksums off" : "not persistent");
       return null;
     }
+    PersistentPathLock lock;
+    try {
+      lock = PersistentPathLock.acquire(Path.of(path));
+    } catch (ConfigException e) {
+      parts.engine.close();
+      throw e;
+    }
     String text = ConfigFingerprint.describe(parts.config, parts.engine.spec());
     return new BucketPersistence(parts, new IndexPersister(Path.of(path),
-        ConfigFingerprint.of(parts.config, parts.engine.spec()), text, parts.index, parts.engine));
+        ConfigFingerprint.of(parts.config, parts.engine.spec()), text, parts.index, parts.engine, parts.clockMs),
+        lock);
   }
 
-  private BucketPersistence(BucketCacheParts parts, IndexPersister persister) {
+  private BucketPersistence(BucketCacheParts parts, IndexPersister persister, PersistentPathLock lock) {
     this.parts = parts;
     this.persister = persister;
+    this.lock = lock;
   }
 
   /** Restores the checkpoint (before any writer runs) and starts periodic checkpoints. */
@@ -77,12 +90,13 @@ final class BucketPersistence {
     persister.start(scheduler, parts.config.persistIntervalMs());
   }
 
-  /** Writes the final checkpoint and stops the checkpoint thread. */
+  /** Writes the final checkpoint, stops the checkpoint thread and releases the path's lock. */
   void close() {
     persister.close();
     if (scheduler != null) {
       scheduler.shutdownNow();
     }
+    lock.close();
   }
 
   /** What the last restore did, or null before {@link #start}. */

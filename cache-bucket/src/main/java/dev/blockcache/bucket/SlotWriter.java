@@ -48,7 +48,9 @@ final class SlotWriter implements BlockWriter {
     for (PendingWrite w : batch) {
       try {
         writeOne(w);
-      } catch (RuntimeException e) {
+      } catch (RuntimeException | InternalError e) {
+        // InternalError: an unsafe memory access fault an engine failed to map to an IOException. The block is
+        // dropped and the writer thread lives on; one thread's death would stall its queue for good.
         parts.ramCache.remove(w);
         parts.fail(CacheResult.NO_SPACE);
         LOG.error("L2 writer dropped block {}", w.key(), e);

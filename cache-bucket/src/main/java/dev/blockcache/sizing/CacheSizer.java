@@ -70,8 +70,10 @@ public final class CacheSizer {
    * @throws ConfigException naming the key when a value is not accepted
    */
   public static SizingReport size(Configuration conf, Machine machine) {
-    SiteConfig site = SiteConfigReader.read(conf, machine.heapBytes());
+    // The memstore share first: the reader applies HBase's L1 + memstore rule and would name the L1 key for a
+    // memstore value that is out of range on its own.
     double memstore = memstoreShare(conf);
+    SiteConfig site = SiteConfigReader.read(conf, machine.heapBytes());
     List<String> problems = new ArrayList<>();
     List<String> notes = new ArrayList<>();
     L1Fit l1 = l1Fit(site, machine);
@@ -159,7 +161,7 @@ public final class CacheSizer {
       fileBytes = FileIoEngine.fileSize(usable, BucketCache.engineSegmentSize(c), files.size(), c.fileDirectIo());
     } else if (scheme.equals(MmapIoEngine.SCHEME)) {
       FileIoEngine.paths(c.ioEngine()).forEach(p -> files.add(p.toString()));
-      fileBytes = usable;
+      fileBytes = MmapIoEngine.fileSize(usable);
     }
     return new L2Fit(c.ioEngine(), scheme, c.capacity(), usable, oneBucket.bucketCapacity(), buckets, stored,
         itemBytes, perBucket, blocks, indexHeap, queueHeap, fileBytes, files);

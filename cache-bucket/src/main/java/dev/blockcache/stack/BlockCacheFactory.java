@@ -31,9 +31,30 @@ import org.apache.hadoop.conf.Configuration;
 public final class BlockCacheFactory {
   private BlockCacheFactory() {}
 
-  /** The cache the hbase-site.xml at {@code file} asks for, in a JVM whose max heap is this one's. */
+  /**
+   * The cache the hbase-site.xml at {@code file} asks for, in a JVM whose max heap is this one's; empty when the
+   * file disables the block cache ({@code hfile.block.cache.size} at or below 0.0001). Callers that need a cache use
+   * {@link #fromSiteRequired}, whose error says why there is none.
+   */
   public static Optional<BlockCache> fromSite(Path file) throws IOException {
     return build(SiteConfigReader.read(file, Runtime.getRuntime().maxMemory()));
+  }
+
+  /**
+   * The cache the hbase-site.xml at {@code file} asks for, as {@link #fromSite}, for callers that need one.
+   *
+   * @throws ConfigException naming {@value SiteConfigReader#L1_SIZE} and its value when the file disables the block
+   *     cache (where {@link #fromSite} returns an empty {@link Optional})
+   */
+  public static BlockCache fromSiteRequired(Path file) throws IOException {
+    SiteConfig site = SiteConfigReader.read(file, Runtime.getRuntime().maxMemory());
+    if (!site.enabled()) {
+      throw new ConfigException(SiteConfigReader.L1_SIZE, site.disabledBy().orElse(""), "a fraction above "
+          + SiteConfigReader.DISABLED_AT_OR_BELOW + " of the max heap, or " + SiteConfigReader.L1_MEMORY_SIZE
+          + ": this value disables the block cache (as in HBase), and fromSiteRequired needs one; use fromSite to"
+          + " accept no cache");
+    }
+    return build(site).orElseThrow();
   }
 
   /** The cache {@code conf} asks for, in a JVM whose max heap is this one's. */

@@ -35,11 +35,13 @@ class CacheFileSecurityTest {
     Path a = dir.resolve("a.bin");
     Path b = dir.resolve("b.bin");
     Path index = dir.resolve("index");
-    Files.createFile(a, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-rw-rw-")));
+    String spec = scheme.equals("files") ? "files:" + a + "," + b : scheme + ":" + a;
+    // A cache file of ours whose mode someone widened: the restart narrows it again.
+    BucketCaches.create(BucketCaches.config(spec, 8L << 20).build()).close();
+    Files.setPosixFilePermissions(a, PosixFilePermissions.fromString("rw-rw-rw-"));
     Files.createFile(index, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-r--r--")));
     Files.createFile(dir.resolve("index.tmp"),
         PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-r--r--")));
-    String spec = scheme.equals("files") ? "files:" + a + "," + b : scheme + ":" + a;
     BucketCache cache = BucketCaches.create(BucketCaches.config(spec, 8L << 20).persistentPath(index.toString())
         .build());
     cache.start();

@@ -8,6 +8,7 @@ import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.CacheOptions;
 import dev.blockcache.api.CacheResult;
 import dev.blockcache.api.ReadOptions;
+import dev.blockcache.bucket.engine.CacheFileHeader;
 import dev.blockcache.bucket.index.IndexEntry;
 import dev.blockcache.testing.Blocks;
 import dev.blockcache.testing.Figures;
@@ -77,7 +78,7 @@ class FileByteFlipTest {
         for (int i = 0; i < keys.size(); i++) {
           BlockKey key = keys.get(i);
           long entry = cache.parts().index.peek(key);
-          int from = (int) IndexEntry.offset(entry);
+          int from = CacheFileHeader.LENGTH + (int) IndexEntry.offset(entry);
           int to = from + IndexEntry.length(entry);
           boolean hit = !Arrays.equals(before, from, to, after, from, to);
           damaged += hit ? 1 : 0;

@@ -10,6 +10,7 @@ import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.CacheOptions;
 import dev.blockcache.api.CacheResult;
 import dev.blockcache.api.ReadOptions;
+import dev.blockcache.bucket.engine.CacheFileHeader;
 import dev.blockcache.bucket.index.IndexEntry;
 import dev.blockcache.config.BucketCacheConfig;
 import dev.blockcache.testing.Blocks;
@@ -60,7 +61,7 @@ class FileCorruptionTest {
           continue;
         }
         long entry = cache.parts().index.peek(key);
-        long at = IndexEntry.offset(entry) + random.nextInt(IndexEntry.length(entry));
+        long at = CacheFileHeader.LENGTH + IndexEntry.offset(entry) + random.nextInt(IndexEntry.length(entry));
         ByteBuffer one = ByteBuffer.allocate(1);
         channel.read(one, at);
         one.put(0, (byte) (one.get(0) ^ (1 << random.nextInt(8))));
@@ -123,7 +124,8 @@ class FileCorruptionTest {
       cache.drainWriters();
       long entry = cache.parts().index.peek(key);
       try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
-        channel.write(ByteBuffer.wrap(new byte[] {0x55}), IndexEntry.offset(entry) + IndexEntry.length(entry) - 1);
+        channel.write(ByteBuffer.wrap(new byte[] {0x55}),
+            CacheFileHeader.LENGTH + IndexEntry.offset(entry) + IndexEntry.length(entry) - 1);
       }
       ByteBuf block = cache.getBlock(key, DATA);
       assertNotNull(block, "with hbase.bucketcache.checksum.verify=false the CRC is not checked");

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.blockcache.bucket.engine.CacheFileHeader;
 import dev.blockcache.config.ConfigException;
 import dev.blockcache.config.L1Policy;
 import dev.blockcache.testing.SiteXml;
@@ -119,13 +120,12 @@ class CacheSizerTest {
   }
 
   @Test
-  void anL1AndMemstoresAboveEightyPercentOfTheHeapIsAProblem() throws Exception {
-    // 0.45 + 0.4 = 0.85 of the heap > 0.8.
-    SizingReport r = CacheSizer.size(site("hfile.block.cache.size", "0.45"),
-        Machine.builder(32 * GIB, 128 * GIB).build());
-    assertEquals(1, r.problems().size(), r.problems().toString());
-    assertTrue(r.problems().get(0).contains("hfile.block.cache.size=0.45"), r.problems().get(0));
-    assertTrue(r.problems().get(0).contains("hbase.regionserver.global.memstore.size=0.4"), r.problems().get(0));
+  void anL1AndMemstoresAboveEightyPercentOfTheHeapIsRefusedAsHBaseRefusesIt() throws Exception {
+    // 0.45 + 0.4 = 0.85 of the heap > 0.8: the site reader refuses it, naming the L1 key and the memstore.
+    ConfigException e = assertThrows(ConfigException.class, () -> CacheSizer.size(
+        site("hfile.block.cache.size", "0.45"), Machine.builder(32 * GIB, 128 * GIB).build()));
+    assertEquals("hfile.block.cache.size", e.key());
+    assertTrue(e.getMessage().contains("hbase.regionserver.global.memstore.size=0.4"), e.getMessage());
     // The same L1 with smaller memstores fits.
     SizingReport smaller = CacheSizer.size(site("hfile.block.cache.size", "0.45",
         "hbase.regionserver.global.memstore.size", "0.3"), Machine.builder(32 * GIB, 128 * GIB).build());
@@ -144,13 +144,14 @@ class CacheSizerTest {
   @Test
   void stripedFilesAreCheckedAgainstEachDisk() throws Exception {
     // 10240 MB = 10,737,418,240 B → 5,110 buckets = 10,737,377,280 B; engine segments are 7 buckets = 14,708,736 B,
-    // so 730 segments, 365 per file: 5,368,688,640 B per file, just under 5 GiB (5,368,709,120 B).
+    // so 730 segments, 365 per file: 5,368,688,640 B per file plus its 4 KiB header, just under 5 GiB
+    // (5,368,709,120 B).
     String files = "files:" + dir.resolve("a.cache") + "," + dir.resolve("b.cache");
     Path site = site("hfile.block.cache.size", "0.2", "hbase.bucketcache.ioengine", files,
         "hbase.bucketcache.size", "10240");
     SizingReport fits = CacheSizer.size(site, Machine.builder(32 * GIB, 128 * GIB).disks(List.of(5 * GIB)).build());
     L2Fit l2 = fits.l2().orElseThrow();
-    assertEquals(5_368_688_640L, l2.fileBytes());
+    assertEquals(5_368_688_640L + CacheFileHeader.LENGTH, l2.fileBytes());
     assertEquals(List.of(dir.resolve("a.cache").toString(), dir.resolve("b.cache").toString()), l2.files());
     assertEquals(List.of(), fits.problems());
     // A file engine takes no RAM: the page cache is 128 − 32 = 96 GiB.
@@ -160,7 +161,7 @@ class CacheSizerTest {
         .disks(List.of(5 * GIB, 4 * GIB)).build());
     assertEquals(1, tooSmall.problems().size(), tooSmall.problems().toString());
     String problem = tooSmall.problems().get(0);
-    assertTrue(problem.contains("a file of 5,368,688,640 bytes (5.00 GiB) at " + dir.resolve("b.cache")), problem);
+    assertTrue(problem.contains("a file of 5,368,692,736 bytes (5.00 GiB) at " + dir.resolve("b.cache")), problem);
     assertTrue(problem.contains("--disk=4,294,967,296 bytes (4.00 GiB)"), problem);
     assertTrue(problem.contains("hbase.bucketcache.size=10240 MB"), problem);
 
@@ -195,12 +196,13 @@ class CacheSizerTest {
 
   @Test
   void anMmapL2IsAFileOnDiskAndTakesItsSizeFromThePageCache() throws Exception {
-    // 2048 MB → 1,022 buckets = 2,147,475,456 B, one file of that size; page cache 16 − 4 − 2,147,475,456 B.
+    // 2048 MB → 1,022 buckets = 2,147,475,456 B, one file of that size plus its header; the page cache
+    // holds the slots: 16 − 4 − 2,147,475,456 B.
     Path site = site("hfile.block.cache.size", "0.1", "hbase.bucketcache.ioengine",
         "mmap:" + dir.resolve("l2.mmap"), "hbase.bucketcache.size", "2048");
     SizingReport r = CacheSizer.size(site, Machine.builder(4 * GIB, 16 * GIB).disks(List.of(GIB)).build());
     L2Fit l2 = r.l2().orElseThrow();
-    assertEquals(2_147_475_456L, l2.fileBytes());
+    assertEquals(2_147_475_456L + CacheFileHeader.LENGTH, l2.fileBytes());
     assertEquals(12 * GIB - 2_147_475_456L, r.pageCacheBytes());
     assertEquals(1, r.problems().size(), r.problems().toString());
     assertTrue(r.problems().get(0).contains("--disk=1,073,741,824 bytes"), r.problems().get(0));

@@ -11,7 +11,10 @@ public enum CacheResult {
   CACHED,
   /** A block with this key is already cached; it was kept and the new bytes dropped. */
   ALREADY_CACHED,
-  /** The block is larger than the largest block this cache takes. */
+  /**
+   * The block is larger than the largest block this cache takes, or (in an L2) its key's file name is longer than
+   * a slot header stores (65,535 bytes of UTF-8).
+   */
   TOO_LARGE,
   /** The cache is over its hard capacity limit and eviction has not caught up. */
   OVER_CAPACITY,

@@ -69,6 +69,13 @@ public final class BucketCacheConfig {
   public static final float DEFAULT_MULTI_FACTOR = 0.50f;
   public static final float DEFAULT_MEMORY_FACTOR = 0.25f;
 
+  /**
+   * Largest L2 capacity in bytes: 4 TiB, what the L2 index addresses (34-bit slot offsets in 256-byte units, see
+   * {@code dev.blockcache.bucket.index.IndexEntry}; a test there pins that the two agree).
+   */
+  public static final long MAX_CAPACITY = 4L << 40;
+  /** {@link #MAX_CAPACITY} in MB, the unit of {@value #SIZE}. */
+  public static final long MAX_CAPACITY_MB = MAX_CAPACITY >> 20;
   /** Item sizes are multiples of this many bytes (HBase's rule; offsets are stored in these units). */
   public static final int SIZE_UNIT = 256;
   /** The most writer threads accepted: more only contend on 2..64-core machines. */
@@ -106,6 +113,10 @@ public final class BucketCacheConfig {
     if (b.capacity < bucketCapacity) {
       throw new ConfigException(SIZE, b.capacity + " bytes",
           "at least one bucket (4 x the largest item size = " + bucketCapacity + " bytes)");
+    }
+    if (b.capacity > MAX_CAPACITY) {
+      throw new ConfigException(SIZE, b.capacity + " bytes", "at most " + MAX_CAPACITY + " bytes (" + MAX_CAPACITY_MB
+          + " MB, the 4 TiB the L2 index addresses)");
     }
     this.capacity = b.capacity;
     this.writerThreads = (int) Checks.between(WRITER_THREADS, b.writerThreads, 1, MAX_WRITER_THREADS);

@@ -8,6 +8,11 @@ package dev.blockcache.config;
  */
 final class BucketCacheReader {
   private static final long MB = 1024L * 1024;
+  /**
+   * Smallest largest item size an hbase-site.xml may give: a 1 KiB block plus its slot header (24 bytes and the file
+   * name), rounded up to the 256-byte unit. Smaller lists cache nothing an HFile reader produces.
+   */
+  static final int MIN_LARGEST_ITEM = 1280;
 
   private BucketCacheReader() {}
 
@@ -19,13 +24,19 @@ final class BucketCacheReader {
           "the L2 capacity in MB (>= 1), required when " + BucketCacheConfig.IOENGINE + " is set");
     }
     float megabytes = v.fraction(BucketCacheConfig.SIZE, 0f);
-    if (!(megabytes >= 1f)) {
-      throw new ConfigException(BucketCacheConfig.SIZE, sizeText,
-          "a capacity in MB >= 1 (HBase 2.x reads this key in MB; a fraction of the heap is not accepted)");
+    if (!(megabytes >= 1f && megabytes <= BucketCacheConfig.MAX_CAPACITY_MB)) {
+      throw new ConfigException(BucketCacheConfig.SIZE, sizeText, "a capacity in MB in [1, "
+          + BucketCacheConfig.MAX_CAPACITY_MB + "] (HBase 2.x reads this key in MB, and the L2 index addresses 4 TiB;"
+          + " a fraction of the heap is not accepted)");
     }
     BucketCacheConfig.Builder b = BucketCacheConfig.builder(engine, (long) (megabytes * (double) MB));
     int[] sizes = v.integers(BucketCacheConfig.BUCKET_SIZES);
     if (sizes != null) {
+      if (sizes.length > 0 && sizes[sizes.length - 1] < MIN_LARGEST_ITEM) {
+        throw new ConfigException(BucketCacheConfig.BUCKET_SIZES, v.text(BucketCacheConfig.BUCKET_SIZES),
+            "item sizes whose largest is at least " + MIN_LARGEST_ITEM + " bytes, so that a 1 KiB block with its"
+            + " slot header fits (HBase's defaults run from 5120 to 525312)");
+      }
       b.bucketSizes(sizes);
     }
     return b.writerThreads(v.smallInteger(BucketCacheConfig.WRITER_THREADS, BucketCacheConfig.DEFAULT_WRITER_THREADS))

@@ -20,7 +20,8 @@ public final class ConfigKeys {
   /** The keys read, in the order the documentation lists them. */
   public static final List<Key> ALL = List.of(
       new Key(SiteConfigReader.L1_SIZE, "0.4",
-          "L1 size as a fraction of the max heap; <= 0.0001 disables the block cache (no L1, no L2); > 1 is an error"),
+          "L1 size as a fraction of the max heap; <= 0.0001 disables the block cache (no L1, no L2); > 1 is an error;"
+              + " with hbase.regionserver.global.memstore.size (default 0.4) at most 0.8 together, as HBase requires"),
       new Key(SiteConfigReader.L1_MEMORY_SIZE, "unset",
           "L1 size in bytes, with an optional k/m/g/t suffix (\"10g\"); overrides the fraction"),
       new Key(SiteConfigReader.L1_POLICY, "LRU", "L1 policy: LRU or TinyLFU (case-insensitive)"),
@@ -37,9 +38,11 @@ public final class ConfigKeys {
       new Key(LruConfig.MIN_BLOCK_SIZE, "65536", "expected block size in bytes, used to presize the L1 maps"),
       new Key(BucketCacheConfig.IOENGINE, "unset",
           "L2 engine: heap, offheap, file:/path, files:/p1,/p2 or mmap:/path; unset means no L2"),
-      new Key(BucketCacheConfig.SIZE, "unset", "L2 capacity in MB (a float); < 1 is an error; required with an engine"),
+      new Key(BucketCacheConfig.SIZE, "unset", "L2 capacity in MB (a float) in [1, 4194304] (4 TiB, what the index"
+          + " addresses); required with an engine; heap and offheap must fit in the heap / direct memory left"),
       new Key(BucketCacheConfig.BUCKET_SIZES, "5120,9216,...,525312 (14 sizes)",
-          "L2 item sizes in bytes, ascending multiples of 256; each bucket holds 4 items of the largest size"),
+          "L2 item sizes in bytes, ascending multiples of 256; each bucket holds 4 items of the largest size;"
+          + " the largest at least 1280 (a 1 KiB block and its header)"),
       new Key(BucketCacheConfig.WRITER_THREADS, "3", "L2 writer threads"),
       new Key(BucketCacheConfig.WRITER_QUEUE_LENGTH, "64", "capacity of each L2 writer queue"),
       new Key(BucketCacheConfig.QUEUE_ADDITION_WAIT_TIME, "0",
@@ -51,7 +54,8 @@ public final class ConfigKeys {
       new Key(BucketCacheConfig.MULTI_FACTOR, "0.50", "L2: share of multi-access blocks"),
       new Key(BucketCacheConfig.MEMORY_FACTOR, "0.25", "L2: share of in-memory blocks"),
       new Key(BucketCacheConfig.PERSISTENT_PATH, "unset",
-          "file the L2 index is checkpointed to; enables a verified warm restart (file engines with checksums)"),
+          "file the L2 index is checkpointed to; enables a verified warm restart (file engines with checksums);"
+          + " locked through <path>.lock, so a second cache on the same path is refused"),
       new Key(BucketCacheConfig.PERSIST_INTERVAL, "1000", "ms between L2 index checkpoints (and one at close)"),
       new Key(BucketCacheConfig.IO_ERRORS_TOLERATED_DURATION, "60000",
           "ms of sustained IO errors after which the L2 disables itself (gets miss, puts are dropped)"),

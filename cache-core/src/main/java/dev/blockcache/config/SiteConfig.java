@@ -16,8 +16,12 @@ public final class SiteConfig {
   private final TinyLfuConfig tinyLfu;
   private final BucketCacheConfig l2;
   private final List<String> reports;
+  /** The {@code hfile.block.cache.size} text that disabled the block cache, or null when it is enabled. */
+  private final String disabledBy;
 
-  SiteConfig(L1Policy policy, LruConfig lru, TinyLfuConfig tinyLfu, BucketCacheConfig l2, List<String> reports) {
+  SiteConfig(L1Policy policy, LruConfig lru, TinyLfuConfig tinyLfu, BucketCacheConfig l2, List<String> reports,
+      String disabledBy) {
+    this.disabledBy = disabledBy;
     this.policy = policy;
     this.lru = lru;
     this.tinyLfu = tinyLfu;
@@ -28,6 +32,14 @@ public final class SiteConfig {
   /** Whether there is a block cache at all ({@code hfile.block.cache.size} above 0.0001, or a memory size). */
   public boolean enabled() {
     return lru != null || tinyLfu != null;
+  }
+
+  /**
+   * Why there is no block cache: the {@code hfile.block.cache.size} value (at or below 0.0001) that disabled it;
+   * empty when the block cache is enabled.
+   */
+  public Optional<String> disabledBy() {
+    return Optional.ofNullable(disabledBy);
   }
 
   /** The L1 policy {@code hfile.block.cache.policy} names. */

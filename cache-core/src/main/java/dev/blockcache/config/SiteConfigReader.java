@@ -1,9 +1,12 @@
 package dev.blockcache.config;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
@@ -30,6 +33,14 @@ public final class SiteConfigReader {
   public static final float DEFAULT_L1_SIZE = 0.4f;
   /** At or below this {@value #L1_SIZE}, HBase builds no block cache at all. */
   public static final float DISABLED_AT_OR_BELOW = 0.0001f;
+  /** HBase's memstore share of the heap; read only to apply HBase's rule {@link #MAX_L1_PLUS_MEMSTORE}. */
+  public static final String MEMSTORE_SIZE = "hbase.regionserver.global.memstore.size";
+  public static final float DEFAULT_MEMSTORE_SIZE = 0.4f;
+  /**
+   * HBase refuses to start when the L1 and the memstore together take more than this share of the heap (it keeps
+   * 20% for everything else); so do we, with the same keys.
+   */
+  public static final float MAX_L1_PLUS_MEMSTORE = 0.8f;
 
   private static final Logger LOG = LoggerFactory.getLogger(SiteConfigReader.class);
   private static final String LRU_PREFIX = "hbase.lru.";
@@ -60,6 +71,7 @@ public final class SiteConfigReader {
     if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
       throw new ConfigException("hbase-site.xml", file, "a readable XML file");
     }
+    refuseDoctype(file);
     Configuration conf = new Configuration(false);
     // The restricted-parser overload: the one-argument addResource(Path) needs Hadoop security classes.
     conf.addResource(new org.apache.hadoop.fs.Path(file.toAbsolutePath().toUri()), false);
@@ -71,6 +83,24 @@ public final class SiteConfigReader {
           + ")");
     }
     return conf;
+  }
+
+  /**
+   * Refuses a file with a document type declaration before any parser sees it: a DOCTYPE is where entities are
+   * declared, and an external entity would make the parser read another file (or URL) and put its content into a
+   * value or an error message. hbase-site.xml files have no use for one.
+   */
+  private static void refuseDoctype(Path file) {
+    String text;
+    try {
+      text = Files.readString(file, StandardCharsets.ISO_8859_1);
+    } catch (IOException e) {
+      throw new ConfigException("hbase-site.xml", file, "a readable XML file (" + e.getClass().getSimpleName() + ")");
+    }
+    if (text.toUpperCase(Locale.ROOT).contains("<!DOCTYPE")) {
+      throw new ConfigException("hbase-site.xml", file, "Hadoop configuration XML without a DOCTYPE (document type"
+          + " declarations and entities are not read, so that no external entity is ever resolved)");
+    }
   }
 
   /**
@@ -123,7 +153,7 @@ public final class SiteConfigReader {
     for (String line : reports) {
       LOG.warn("{}", line);
     }
-    return new SiteConfig(policy, lru, tinyLfu, l2, reports);
+    return new SiteConfig(policy, lru, tinyLfu, l2, reports, l1Capacity == 0 ? values.text(L1_SIZE) : null);
   }
 
   /** The L1 capacity in bytes; 0 when the block cache is disabled. */
@@ -139,9 +169,27 @@ public final class SiteConfigReader {
         throw new ConfigException(L1_MEMORY_SIZE, values.text(L1_MEMORY_SIZE),
             "a size below the max heap (" + maxHeapBytes + " bytes)");
       }
+      checkHeapShare(values, L1_MEMORY_SIZE, values.text(L1_MEMORY_SIZE), absolute / (double) maxHeapBytes);
       return absolute;
     }
-    return fraction <= DISABLED_AT_OR_BELOW ? 0 : Math.max(1, (long) (maxHeapBytes * (double) fraction));
+    if (fraction <= DISABLED_AT_OR_BELOW) {
+      return 0;
+    }
+    checkHeapShare(values, L1_SIZE, values.text(L1_SIZE) == null ? String.valueOf(DEFAULT_L1_SIZE)
+        : values.text(L1_SIZE), fraction);
+    return Math.max(1, (long) (maxHeapBytes * (double) fraction));
+  }
+
+  /** HBase's start-up rule: the L1's share of the heap plus the memstore's is at most {@link #MAX_L1_PLUS_MEMSTORE}. */
+  private static void checkHeapShare(SiteValues values, String key, String given, double l1Share) {
+    float memstore = values.fraction(MEMSTORE_SIZE, DEFAULT_MEMSTORE_SIZE);
+    // Compared in whole percent, as HBase does, so 0.4 + 0.4 passes despite float rounding.
+    if (Math.round(l1Share * 100) + Math.round(memstore * 100.0) > Math.round(MAX_L1_PLUS_MEMSTORE * 100.0)) {
+      throw new ConfigException(key, given, String.format(Locale.ROOT,
+          "an L1 of at most %.2f of the max heap with %s=%s: HBase refuses an L1 and memstore above %.1f of the heap"
+          + " together (this L1 is %.2f)", Math.max(0, MAX_L1_PLUS_MEMSTORE - memstore), MEMSTORE_SIZE, memstore,
+          MAX_L1_PLUS_MEMSTORE, l1Share));
+    }
   }
 
   private static LruConfig lru(SiteValues v, long capacity) {

@@ -48,7 +48,7 @@ public final class StorageEngineExample {
     BlockFileWriter.write(file, ROWS, BLOCK_SIZE, 1);
     byte[] row = new byte[BlockFileLayout.ROW_SIZE];
     long found = 0;
-    try (BlockCache cache = BlockCacheFactory.fromSite(site).orElseThrow();
+    try (BlockCache cache = BlockCacheFactory.fromSiteRequired(site);
         CachedRowReader reader = CachedRowReader.open(file, cache)) {
       out.printf(Locale.ROOT, "%s: %,d rows in %d data blocks of %,d bytes; index block %,d bytes, bloom block %,d"
           + " bytes%n", file.getFileName(), reader.trailer().rowCount(), reader.trailer().blockCount(), BLOCK_SIZE,

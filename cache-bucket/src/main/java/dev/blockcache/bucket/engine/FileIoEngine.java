@@ -13,8 +13,9 @@ import java.util.List;
  *
  * <h2>Design notes</h2>
  * <b>Striping.</b> Engine segment {@code s} lives in file {@code s % n} at file offset
- * {@code (s / n) * segmentSize}; a slot never straddles segments, so each slot read is one positional read of one
- * file. Every file has the same size: {@code ceil(segments / n)} segments (rounded up to 4096 with O_DIRECT).
+ * {@code (s / n) * segmentSize} after the file's {@link CacheFileHeader}; a slot never straddles segments, so each
+ * slot read is one positional read of one file. The files hold exactly the engine's capacity between them (each
+ * rounded up to 4096 with O_DIRECT), so disk use is the capacity plus one 4 KiB header per file.
  *
  * <p><b>O_DIRECT.</b> Slots are 256-byte multiples, not 4096, so a slot's range is widened to the aligned pages
  * covering it. A read reads those pages into an aligned pooled buffer and copies the slot's bytes out (the copy is a
@@ -60,11 +61,11 @@ public final class FileIoEngine extends IoEngine {
   public static FileIoEngine open(String spec, long capacity, int segmentSize, FileEngineOptions options)
       throws IOException {
     List<Path> paths = paths(spec);
-    long fileSize = fileSize(capacity, segmentSize, paths.size(), options.directIo());
     CacheFiles.OpenFile[] files = new CacheFiles.OpenFile[paths.size()];
     try {
       for (int i = 0; i < files.length; i++) {
-        files[i] = CacheFiles.open(spec, paths.get(i), fileSize, options.directIo());
+        long dataSize = dataSize(capacity, segmentSize, files.length, i, options.directIo());
+        files[i] = CacheFiles.open(spec, paths.get(i), dataSize, options.directIo());
       }
     } catch (IOException | RuntimeException e) {
       closeAll(files);
@@ -88,14 +89,27 @@ public final class FileIoEngine extends IoEngine {
   }
 
   /**
-   * The size of each of {@code files} files of an engine of {@code capacity} bytes in segments of
-   * {@code segmentSize}: {@code ceil(segments / files)} segments, rounded up to the O_DIRECT alignment with
-   * {@code directIo}.
+   * Bytes on disk of the largest of {@code files} files of an engine of {@code capacity} bytes in segments of
+   * {@code segmentSize}: its {@link CacheFileHeader} and its slot bytes ({@link #dataSize}). The first file is the
+   * largest.
    */
   public static long fileSize(long capacity, int segmentSize, int files, boolean directIo) {
+    return CacheFileHeader.LENGTH + dataSize(capacity, segmentSize, files, 0, directIo);
+  }
+
+  /**
+   * Slot bytes of file {@code file} of {@code files}: up to the end of the last engine byte it holds, so the files
+   * together hold exactly {@code capacity} bytes (each rounded up to the O_DIRECT alignment with {@code directIo}).
+   */
+  static long dataSize(long capacity, int segmentSize, int files, int file, boolean directIo) {
     long segments = (capacity + segmentSize - 1) / segmentSize;
-    long fileSize = ((segments + files - 1) / files) * segmentSize;
-    return directIo ? DirectIo.alignUp(fileSize) : fileSize;
+    long own = segments / files + (file < segments % files ? 1 : 0);
+    if (own == 0) {
+      return 0;
+    }
+    long last = file + (own - 1) * files;
+    long size = (own - 1) * segmentSize + Math.min(segmentSize, capacity - last * segmentSize);
+    return directIo ? DirectIo.alignUp(size) : size;
   }
 
   @Override
@@ -165,9 +179,10 @@ public final class FileIoEngine extends IoEngine {
     return (int) ((offset / segmentSize()) % files.length);
   }
 
+  /** Where engine byte {@code offset} lives in its file: after the header, in the file's own segments. */
   private long fileOffset(long offset) {
     long segment = offset / segmentSize();
-    return (segment / files.length) * segmentSize() + offset % segmentSize();
+    return CacheFileHeader.LENGTH + (segment / files.length) * segmentSize() + offset % segmentSize();
   }
 
   /** Reads the aligned pages covering {@code [position, +n)} into a scratch buffer and appends the range to dst. */

@@ -11,8 +11,17 @@ import io.netty.buffer.Unpooled;
 public final class HeapIoEngine extends MemoryIoEngine {
   public static final String SCHEME = "heap";
 
+  /**
+   * @throws dev.blockcache.config.ConfigException naming {@code hbase.bucketcache.size} if {@code capacity} does not
+   *     fit in the heap left ({@link MemoryLimit#heap()})
+   */
   public HeapIoEngine(long capacity, int segmentSize) {
-    super(SCHEME, capacity, segmentSize);
+    this(capacity, segmentSize, MemoryLimit.heap());
+  }
+
+  /** An engine checked against {@code limit} instead of this JVM's heap (for tests). */
+  HeapIoEngine(long capacity, int segmentSize, MemoryLimit limit) {
+    super(SCHEME, capacity, segmentSize, limit);
   }
 
   @Override

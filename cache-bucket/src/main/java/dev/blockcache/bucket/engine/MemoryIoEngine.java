@@ -4,7 +4,8 @@ import io.netty.buffer.ByteBuf;
 
 /**
  * An engine held in memory as segments of {@link #segmentSize()} bytes (the last one may be shorter), all allocated
- * when the engine is made: the configured capacity is exactly the memory it takes. Reads and writes that span
+ * when the engine is made: the configured capacity is exactly the memory it takes, and an engine larger than the
+ * JVM's {@link MemoryLimit} allows is refused before anything is allocated. Reads and writes that span
  * segments are split; {@link #segment} hands out a segment's buffer for zero-copy reads.
  *
  * <p>Thread-safety: as {@link IoEngine}. Segment buffers are used only through absolute-index methods, which do not
@@ -13,8 +14,15 @@ import io.netty.buffer.ByteBuf;
 abstract class MemoryIoEngine extends IoEngine {
   private final ByteBuf[] segments;
 
-  MemoryIoEngine(String spec, long capacity, int segmentSize) {
+  /**
+   * Allocates every segment, after {@code limit} has checked that the JVM lets it: an engine that cannot fit is
+   * refused before a byte is allocated.
+   *
+   * @throws dev.blockcache.config.ConfigException naming {@code hbase.bucketcache.size} when it does not fit
+   */
+  MemoryIoEngine(String spec, long capacity, int segmentSize, MemoryLimit limit) {
     super(spec, capacity, segmentSize);
+    limit.check(spec, capacity);
     long count = (capacity + segmentSize - 1) / segmentSize;
     if (count > Integer.MAX_VALUE) {
       throw new IllegalArgumentException(spec + ": " + count + " segments is too many");

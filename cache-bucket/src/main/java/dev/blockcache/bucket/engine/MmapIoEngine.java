@@ -3,6 +3,7 @@ package dev.blockcache.bucket.engine;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
@@ -18,6 +19,13 @@ import java.util.List;
  * fewer, larger maps stay far below {@code vm.max_map_count}); a slot never straddles segments, so never chunks.
  * Mappings are not unmapped explicitly on close (Java 17 has no safe unmap; touching an unmapped buffer crashes the
  * JVM): the channel and its lock are released at close, the address space when the GC collects the buffers.
+ *
+ * <p><b>Faults.</b> A page the file system cannot back (the file was truncated under the mapping, or a hole could not
+ * be allocated on a full file system) raises SIGBUS, which the JVM turns into an {@link InternalError} thrown by the
+ * thread at a later point ({@link UnsafeFaultFence} makes that point the end of the copy). Reads, writes and syncs
+ * turn it into an {@link IOException}, so a fault is counted and tolerated like any other engine's IO error: never
+ * thrown to a reader, never fatal to a writer thread. (The files this library creates are written in full at start,
+ * so a hole needs someone else's doing.)
  *
  * <p>Thread-safety: as {@link IoEngine}; mapped buffers are accessed only through absolute-index methods on
  * duplicates, never through a shared position.
@@ -61,13 +69,19 @@ public final class MmapIoEngine extends IoEngine {
       MappedByteBuffer[] chunks = new MappedByteBuffer[count];
       for (int i = 0; i < count; i++) {
         long at = i * chunkSize;
-        chunks[i] = file.channel().map(FileChannel.MapMode.READ_WRITE, at, Math.min(chunkSize, capacity - at));
+        chunks[i] = file.channel().map(FileChannel.MapMode.READ_WRITE, CacheFileHeader.LENGTH + at,
+            Math.min(chunkSize, capacity - at));
       }
       return new MmapIoEngine(spec, capacity, segmentSize, file, chunks, chunkSize);
     } catch (IOException | RuntimeException e) {
       file.close();
       throw e;
     }
+  }
+
+  /** Bytes on disk of the file of an engine of {@code capacity} bytes: its {@link CacheFileHeader} and the slots. */
+  public static long fileSize(long capacity) {
+    return CacheFileHeader.LENGTH + capacity;
   }
 
   @Override
@@ -87,7 +101,16 @@ public final class MmapIoEngine extends IoEngine {
   }
 
   @Override
-  protected void readImpl(long offset, ByteBuf dst, int length) {
+  protected void readImpl(long offset, ByteBuf dst, int length) throws IOException {
+    try {
+      copyOut(offset, dst, length);
+      UnsafeFaultFence.deliverPendingFault();
+    } catch (InternalError e) {
+      throw fault("read", offset, length, e);
+    }
+  }
+
+  private void copyOut(long offset, ByteBuf dst, int length) {
     int done = 0;
     while (done < length) {
       long at = offset + done;
@@ -100,7 +123,26 @@ public final class MmapIoEngine extends IoEngine {
   }
 
   @Override
-  protected void writeImpl(long offset, ByteBuf src, int srcIndex, int length) {
+  protected void writeImpl(long offset, ByteBuf src, int srcIndex, int length) throws IOException {
+    try {
+      copyIn(offset, src, srcIndex, length);
+      UnsafeFaultFence.deliverPendingFault();
+    } catch (InternalError e) {
+      throw fault("write", offset, length, e);
+    }
+  }
+
+  /**
+   * The IO error a fault on the mapping is: the JVM turns the SIGBUS of a page the file system cannot back (the
+   * file was truncated under the mapping, or a hole could not be allocated on a full file system) into an
+   * {@link InternalError}, which {@link UnsafeFaultFence} delivers at the end of the copy that touched the page.
+   */
+  private IOException fault(String op, long offset, int length, InternalError e) {
+    return new IOException(spec() + ": " + op + " of " + length + " bytes at offset " + offset + " faulted on the"
+        + " memory map of " + file.path() + " (file truncated or file system full): " + e.getMessage(), e);
+  }
+
+  private void copyIn(long offset, ByteBuf src, int srcIndex, int length) {
     int done = 0;
     while (done < length) {
       long at = offset + done;
@@ -113,9 +155,15 @@ public final class MmapIoEngine extends IoEngine {
   }
 
   @Override
-  protected void syncImpl() {
-    for (MappedByteBuffer chunk : chunks) {
-      chunk.force();
+  protected void syncImpl() throws IOException {
+    try {
+      for (MappedByteBuffer chunk : chunks) {
+        chunk.force();
+      }
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    } catch (InternalError e) {
+      throw fault("sync", 0, 0, e);
     }
   }
 

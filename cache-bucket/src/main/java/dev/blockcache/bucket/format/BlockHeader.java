@@ -56,6 +56,20 @@ public final class BlockHeader {
     return headerLength(ascii == file.length() ? ascii : nameBytes(key).length);
   }
 
+  /**
+   * Whether {@code key}'s file name fits the header's u16 length field ({@link #MAX_NAME_LENGTH} bytes of UTF-8);
+   * {@link #headerLength(BlockKey)} and the writers refuse a key for which this is false.
+   */
+  public static boolean nameFits(BlockKey key) {
+    String file = key.file();
+    // A UTF-8 character takes at most 3 bytes per UTF-16 char, so short names need no encoding.
+    if ((long) file.length() * 3 <= MAX_NAME_LENGTH) {
+      return true;
+    }
+    return file.length() <= MAX_NAME_LENGTH
+        && (asciiLength(file) == file.length() || file.getBytes(StandardCharsets.UTF_8).length <= MAX_NAME_LENGTH);
+  }
+
   /** How many leading characters of {@code s} are ASCII (its UTF-8 bytes are then those characters). */
   private static int asciiLength(String s) {
     int n = s.length();

@@ -63,16 +63,21 @@ import java.util.concurrent.atomic.LongAdder;
  * the write lock of one segment at a time: no operation holds two segment locks, so there is no lock order to keep.
  * Lookups ({@link #get}, {@link #peek}) read optimistically (no write to shared memory) and retry under the read
  * lock if a writer intervened. {@link #get} then sets the reference bit with a CAS that only succeeds if the word
- * is still exactly what it read; losing that race loses a reference bit, never an entry. (Writers store
- * plain under the write lock while such a CAS may run; the CAS is atomic against those stores on every JVM we
- * target, and a stale expected value simply fails.) The first repeat access
+ * is still exactly what it read; losing that race loses a reference bit, never an entry. Writers store plain under
+ * the write lock while such a CAS may run (moves of a backward shift, promotion, the CLOCK clearing a bit, a resize
+ * copying the table); a CAS never overwrites a word it did not read, so the worst outcome is a lost bit or a bit
+ * set on a dead or moved word, never a changed entry. {@code SegmentReferenceBitLincheckTest} model-checks this.
+ * The first repeat access
  * of a SINGLE entry takes the write lock once to promote it to MULTI and move its bytes between the per-priority
  * totals. Totals ({@link #size}, {@link #bytes}) are {@link LongAdder}s updated under the segment lock; a read
  * concurrent with writers sees a recent, not an atomic, snapshot. {@link #evict} calls for one priority serialise
  * on that priority's hand; evictions of different priorities run concurrently.
  *
- * <p><b>Sinks and visitors run under a segment lock</b> (the write lock for {@link EntrySink}, the read lock for
- * {@link EntryVisitor}): they must be short, non-blocking, and must not call back into this index.
+ * <p><b>Sinks run after the segment lock is released</b> (each segment operation collects what it removed and hands
+ * it over once unlocked), so freeing a slot never nests the allocator's or the pin table's lock inside a segment
+ * lock; an eviction still holds its priority's hand. <b>Visitors run under the read lock</b> of their segment: they
+ * must be short, non-blocking, and must not call back into this index. The whole lock order of the L2 is in
+ * {@code dev.blockcache.bucket}'s package notes.
  *
  * <p><b>CLOCK.</b> One persistent hand per priority walks segments in order and slots within each. A referenced
  * entry loses its bit; an unreferenced one is removed. A sweep stops when enough bytes are freed, after a full

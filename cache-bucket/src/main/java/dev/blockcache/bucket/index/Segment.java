@@ -316,9 +316,9 @@ final class Segment {
   }
 
   private int removeWhere(SlotFilter filter, EntrySink sink) {
+    RemovedEntries removed = new RemovedEntries();
     long stamp = lock.writeLock();
     try {
-      int removed = 0;
       int cap = table.length >>> 1;
       // A deletion can pull a later entry (or one wrapped from slot 0) into slot i, so i is examined again.
       for (int i = 0; i < cap && size > 0; ) {
@@ -326,26 +326,30 @@ final class Segment {
         long entry = table[2 * i + 1] & ~REF_BIT;
         if (f != 0 && filter.test(f, entry)) {
           deleteLocked(i);
-          sink.removed(entry);
-          removed++;
+          removed.add(entry);
         } else {
           i++;
         }
       }
-      return removed;
     } finally {
       lock.unlockWrite(stamp);
     }
+    int n = removed.count();
+    removed.drainTo(sink);
+    return n;
   }
 
   /**
    * One CLOCK pass over this segment for entries of priority {@code p}, from slot {@code hand.slot} to the end.
    * Referenced entries lose their bit; unreferenced ones are chosen until their {@code weight}s (bytes, or 1 per entry)
-   * add up to {@code need}, then removed (to {@code sink}) after the scan, so that no backward shift can move an
-   * examined entry in front of the scan and have it examined twice. Updates {@code hand.slot} (where the next pass
-   * resumes, or 0 when the segment is done) and {@code hand.candidates}; returns the weight removed.
+   * add up to {@code need}, then removed after the scan, so that no backward shift can move an examined entry in
+   * front of the scan and have it examined twice, and handed to {@code sink} once the lock is released. Updates
+   * {@code hand.slot} (where the next pass resumes, or 0 when the segment is done) and {@code hand.candidates};
+   * returns the weight removed.
    */
   long sweep(int p, long need, LongPredicate accept, LongUnaryOperator weight, ClockHand hand, EntrySink sink) {
+    RemovedEntries removed = new RemovedEntries();
+    long freed = 0;
     long stamp = lock.writeLock();
     try {
       if (countByPriority[p] == 0) {
@@ -354,7 +358,6 @@ final class Segment {
       }
       long[] t = table;
       int cap = t.length >>> 1;
-      long freed = 0;
       int victims = 0;
       int i = Math.min(hand.slot, cap);
       for (; i < cap && freed < need; i++) {
@@ -374,37 +377,42 @@ final class Segment {
         int slot = find(table, hand.victims[v]);
         long entry = table[2 * slot + 1] & ~REF_BIT; // present: we hold the lock since choosing it
         deleteLocked(slot);
-        sink.removed(entry);
+        removed.add(entry);
       }
-      return freed;
     } finally {
       lock.unlockWrite(stamp);
     }
+    removed.drainTo(sink);
+    return freed;
   }
 
-  /** Removes everything (to {@code sink}) and shrinks the table to its minimum. Returns the entries removed. */
+  /**
+   * Removes everything and shrinks the table to its minimum; the entries go to {@code sink} once the lock is
+   * released. Returns the entries removed.
+   */
   int clear(EntrySink sink) {
+    RemovedEntries removed = new RemovedEntries();
     long stamp = lock.writeLock();
     try {
       long[] t = table;
-      int removed = 0;
       for (int i = 0; i < t.length; i += 2) {
         if (t[i] != 0) {
           long entry = t[i + 1] & ~REF_BIT;
           int p = IndexEntry.priorityOrdinal(entry);
           totalBytes[p].add(-IndexEntry.length(entry));
-          sink.removed(entry);
-          removed++;
+          removed.add(entry);
         }
       }
-      totalSize.add(-removed);
+      totalSize.add(-removed.count());
       table = new long[2 * MIN_CAPACITY];
       size = 0;
       Arrays.fill(countByPriority, 0);
-      return removed;
     } finally {
       lock.unlockWrite(stamp);
     }
+    int n = removed.count();
+    removed.drainTo(sink);
+    return n;
   }
 
   /** Visits every entry under the read lock. */

@@ -54,17 +54,27 @@ public final class IndexCheckpointWriter {
     Path tmp = path.resolveSibling(path.getFileName() + ".tmp");
     // Created afresh, owner-only: the records name every cached block. A leftover .tmp keeps its old mode if reused.
     Files.deleteIfExists(tmp);
-    try (FileChannel ch = FileChannel.open(tmp, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
-        ownerOnly(tmp))) {
-      ByteBuffer[] parts = {header, body, trailer};
-      long expected = IndexFileLayout.fileLength(records.count);
-      long written = 0;
-      while (written < expected) {
-        written += ch.write(parts);
+    try {
+      try (FileChannel ch = FileChannel.open(tmp, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
+          ownerOnly(tmp))) {
+        ByteBuffer[] parts = {header, body, trailer};
+        long expected = IndexFileLayout.fileLength(records.count);
+        long written = 0;
+        while (written < expected) {
+          written += ch.write(parts);
+        }
+        ch.force(true);
       }
-      ch.force(true);
+      Files.move(tmp, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } catch (IOException | RuntimeException e) {
+      // A failed checkpoint leaves no partial (often 0-byte) .tmp behind; the previous checkpoint stays.
+      try {
+        Files.deleteIfExists(tmp);
+      } catch (IOException cleanup) {
+        e.addSuppressed(cleanup);
+      }
+      throw e;
     }
-    Files.move(tmp, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     return records.count;
   }
 

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,13 +50,22 @@ public final class IndexPersister {
   private ScheduledFuture<?> task;
   @GuardedBy("lock")
   private long checkpoints;
+  /** Used under {@code lock} only. */
+  private final CheckpointFailureLog failures;
 
   public IndexPersister(Path path, long configFingerprint, String configText, BlockIndex index, IoEngine engine) {
+    this(path, configFingerprint, configText, index, engine, System::currentTimeMillis);
+  }
+
+  /** As the other constructor, with the clock (ms) of the failure-log rate limit injected. */
+  public IndexPersister(Path path, long configFingerprint, String configText, BlockIndex index, IoEngine engine,
+      LongSupplier clockMs) {
     this.path = path;
     this.configFingerprint = configFingerprint;
     this.configText = configText;
     this.index = index;
     this.engine = engine;
+    this.failures = new CheckpointFailureLog(LOG, path, clockMs);
   }
 
   /** Whether a restored entry would be verified before it is served on this engine. */
@@ -126,11 +136,15 @@ public final class IndexPersister {
     }
   }
 
+  /** A checkpoint whose failure is logged (rate-limited, see {@link CheckpointFailureLog}), not thrown. */
   private void checkpointQuietly() {
-    try {
-      checkpoint();
-    } catch (IOException | RuntimeException e) {
-      LOG.warn("L2 index checkpoint to {} failed (the previous one stays): {}", path, e.toString());
+    synchronized (lock) {
+      try {
+        checkpoint();
+        failures.succeeded();
+      } catch (IOException | RuntimeException e) {
+        failures.failed(e);
+      }
     }
   }
 

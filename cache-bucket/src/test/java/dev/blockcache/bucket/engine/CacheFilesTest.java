@@ -42,7 +42,7 @@ class CacheFilesTest {
     Path file = dir.resolve("cache.bin");
     try (FileIoEngine engine = open("file:" + file)) {
       assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
-      assertEquals(CAPACITY, Files.size(file));
+      assertEquals(CacheFileHeader.LENGTH + CAPACITY, Files.size(file));
       assertTrue(engine.isPersistent());
     }
   }

@@ -144,6 +144,16 @@ class SiteStackTest {
     assertFalse(BlockCacheFactory.fromSite(site("hfile.block.cache.size", "0")).isPresent());
   }
 
+  /** {@code fromSite(...).orElseThrow()} gave a bare NoSuchElementException; this names the key and the value. */
+  @Test
+  void fromSiteRequiredSaysWhichValueDisablesTheCache() throws Exception {
+    ConfigException e = assertThrows(ConfigException.class,
+        () -> BlockCacheFactory.fromSiteRequired(site("hfile.block.cache.size", "0")));
+    assertEquals("hfile.block.cache.size", e.key());
+    assertEquals("0", e.value());
+    assertTrue(e.getMessage().contains("disables the block cache"), e.getMessage());
+  }
+
   @Test
   void anUnknownEngineSchemeIsAnErrorNamingTheKey() throws Exception {
     Path file = site("hbase.bucketcache.ioengine", "tape:/dev/st0", "hbase.bucketcache.size", "16");

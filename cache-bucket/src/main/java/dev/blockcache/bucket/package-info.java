@@ -1,0 +1,30 @@
+/**
+ * The L2 {@link dev.blockcache.bucket.BucketCache} and the parts it is made of.
+ *
+ * <h2>Lock order</h2>
+ * Every lock of the L2, in the only order in which a thread may hold two of them: a thread holding a lock of level
+ * {@code n} takes only locks of a higher level. The locks marked <i>leaf</i> call nothing that takes another lock.
+ * <ol>
+ *   <li><b>{@code SpaceReclaimer} monitor</b> — one eviction pass at a time (writer threads, inline writers).</li>
+ *   <li><b>{@code ClockHand} monitor</b> of one priority — a CLOCK sweep ({@code BlockIndex#evict}).</li>
+ *   <li><b>{@code PendingWrite} monitor</b> — publishing or withdrawing one waiting block.</li>
+ *   <li><b>One {@code Segment} lock</b> of the index (a {@code StampedLock}) — never two at once. Nothing below is
+ *       taken under it: an operation that removes entries hands them to its {@code EntrySink} only after releasing
+ *       the segment lock.</li>
+ *   <li><b>{@code SlotPins} stripe monitor</b> — <i>leaf</i>: the free a last unpin performs runs after the stripe
+ *       is released.</li>
+ *   <li><b>{@code BucketAllocator} lock</b> — <i>leaf</i>.</li>
+ * </ol>
+ * So an eviction nests at most reclaimer → hand, then frees (pin stripe, then allocator, one after the other, never
+ * nested) with only those two held; a get takes a pin stripe and a segment lock one after the other, never nested.
+ * Locks outside this chain are leaves or taken alone: the writer queues and {@code WriterPipeline}'s progress lock;
+ * {@code IoErrorTolerance}'s monitor; the {@code FileIoEngine} page-lock stripes (taken in ascending stripe order,
+ * around IO only); {@code IndexPersister}'s checkpoint lock, under which a checkpoint takes one segment's read lock
+ * at a time and syncs the engine; the cache's own monitor (its closed flag only).
+ *
+ * <p>Why this order: the allocator and the pin table are the hottest shared locks after the segments, and a segment
+ * write lock blocks every get of its stripe; freeing slots after the segment lock is released keeps gets from waiting
+ * behind the allocator, and keeps every lock that frees memory a leaf, so no future call from the allocator or the
+ * pin table can close a cycle.
+ */
+package dev.blockcache.bucket;
