@@ -75,8 +75,14 @@ class SmallFileSystemTest {
     }
   }
 
+  /** The command's exit status, or -1 if it cannot be started (e.g. no {@code mount} on the machine). */
   private static int run(String... command) throws Exception {
-    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    Process p;
+    try {
+      p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    } catch (IOException notStarted) {
+      return -1;
+    }
     p.getInputStream().readAllBytes();
     assertTrue(p.waitFor(30, TimeUnit.SECONDS), String.join(" ", command) + " hung");
     return p.exitValue();
