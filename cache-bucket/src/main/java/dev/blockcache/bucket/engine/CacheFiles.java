@@ -105,7 +105,7 @@ final class CacheFiles {
    * @throws ConfigException if the directory is missing or not writable, the path is a link or a file we did not
    *     create, the file is locked by another cache or the file system lacks the space; the file is closed then
    */
-  static OpenFile open(String spec, Path path, long dataSize, boolean directIo) throws IOException {
+  static OpenFile open(String spec, Path path, long dataSize, PageCache pageCache) throws IOException {
     Path dir = path.toAbsolutePath().getParent();
     if (dir == null || !Files.isDirectory(dir)) {
       throw bad(spec, "a path in an existing directory (" + dir + " does not exist)");
@@ -115,7 +115,7 @@ final class CacheFiles {
     }
     BasicFileAttributes existing = attributesNoFollow(path);
     if (existing == null) {
-      return create(spec, path, dataSize, directIo);
+      return create(spec, path, dataSize, pageCache);
     }
     if (existing.isSymbolicLink()) {
       throw bad(spec, "a path that is not a symbolic link (" + path + " is one; the cache never writes through a"
@@ -124,7 +124,7 @@ final class CacheFiles {
     if (!existing.isRegularFile() || !Files.isWritable(path)) {
       throw bad(spec, "a writable regular file (" + path + " is not one)");
     }
-    return reuse(spec, path, dataSize, directIo);
+    return reuse(spec, path, dataSize, pageCache);
   }
 
   private static BasicFileAttributes attributesNoFollow(Path path) throws IOException {
@@ -136,21 +136,21 @@ final class CacheFiles {
   }
 
   /** A new file: space checked first (so a refusal creates nothing), header written, deleted again on failure. */
-  private static OpenFile create(String spec, Path path, long dataSize, boolean directIo) throws IOException {
+  private static OpenFile create(String spec, Path path, long dataSize, PageCache pageCache) throws IOException {
     long needed = CacheFileHeader.LENGTH + dataSize;
     checkSpace(spec, path.toAbsolutePath().getParent(), path, needed);
     boolean posix = Files.getFileStore(path.toAbsolutePath().getParent()).supportsFileAttributeView("posix");
     FileAttribute<?>[] attributes = posix
         ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(OWNER_ONLY)}
         : new FileAttribute<?>[0];
-    FileChannel channel = openChannel(spec, path, directIo, attributes, StandardOpenOption.CREATE_NEW);
+    FileChannel channel = openChannel(spec, path, pageCache, attributes, StandardOpenOption.CREATE_NEW);
     try {
       FileLock lock = lock(spec, path, channel);
       ByteBuffer header = CacheFileHeader.fill(DirectIo.alignedZeros(CacheFileHeader.LENGTH));
       while (header.hasRemaining()) {
         channel.write(header, header.position());
       }
-      preallocate(spec, path, channel, needed, directIo);
+      preallocate(spec, path, channel, needed, pageCache);
       return new OpenFile(path, channel, lock);
     } catch (IOException | RuntimeException e) {
       channel.close();
@@ -160,8 +160,8 @@ final class CacheFiles {
   }
 
   /** An existing file: reused only if it carries our header; otherwise refused and left as it was. */
-  private static OpenFile reuse(String spec, Path path, long dataSize, boolean directIo) throws IOException {
-    FileChannel channel = openChannel(spec, path, directIo, new FileAttribute<?>[0]);
+  private static OpenFile reuse(String spec, Path path, long dataSize, PageCache pageCache) throws IOException {
+    FileChannel channel = openChannel(spec, path, pageCache, new FileAttribute<?>[0]);
     try {
       checkHeader(spec, path, channel);
       FileLock lock = lock(spec, path, channel);
@@ -170,7 +170,7 @@ final class CacheFiles {
       if (view != null) {
         view.setPermissions(OWNER_ONLY);
       }
-      preallocate(spec, path, channel, CacheFileHeader.LENGTH + dataSize, directIo);
+      preallocate(spec, path, channel, CacheFileHeader.LENGTH + dataSize, pageCache);
       return new OpenFile(path, channel, lock);
     } catch (IOException | RuntimeException e) {
       channel.close();
@@ -178,12 +178,12 @@ final class CacheFiles {
     }
   }
 
-  private static FileChannel openChannel(String spec, Path path, boolean directIo, FileAttribute<?>[] attributes,
+  private static FileChannel openChannel(String spec, Path path, PageCache pageCache, FileAttribute<?>[] attributes,
       OpenOption... extra) {
     Set<OpenOption> options = new HashSet<>(
         List.of(StandardOpenOption.READ, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS));
     options.addAll(List.of(extra));
-    if (directIo) {
+    if (pageCache == PageCache.BYPASSED) {
       options.add(com.sun.nio.file.ExtendedOpenOption.DIRECT);
     }
     try {
@@ -191,7 +191,7 @@ final class CacheFiles {
     } catch (FileAlreadyExistsException e) {
       throw bad(spec, "a path no one else creates meanwhile (" + path + " appeared while the cache created it)");
     } catch (UnsupportedOperationException | IOException e) {
-      throw bad(spec, "a file that can be opened" + (directIo ? " with O_DIRECT" : "") + " (" + path + ": " + e + ")");
+      throw bad(spec, "a file that can be opened" + (pageCache == PageCache.BYPASSED ? " with O_DIRECT" : "") + " (" + path + ": " + e + ")");
     }
   }
 
@@ -236,18 +236,18 @@ final class CacheFiles {
   }
 
   /** Extends the file to {@code size} bytes by writing zeros, so that every byte of it is allocated on the disk. */
-  private static void preallocate(String spec, Path path, FileChannel channel, long size, boolean directIo)
+  private static void preallocate(String spec, Path path, FileChannel channel, long size, PageCache pageCache)
       throws IOException {
     long existing = channel.size();
     if (existing >= size) {
       return;
     }
     checkSpace(spec, path, path, size - existing);
-    if (directIo && existing % DirectIo.ALIGNMENT != 0) {
+    if (pageCache == PageCache.BYPASSED && existing % DirectIo.ALIGNMENT != 0) {
       throw bad(spec, "with O_DIRECT, a file whose size is a multiple of " + DirectIo.ALIGNMENT + " (" + path
           + " has " + existing + " bytes)");
     }
-    ByteBuffer zeros = directIo ? DirectIo.alignedZeros(FILL_CHUNK) : ByteBuffer.allocateDirect(FILL_CHUNK);
+    ByteBuffer zeros = pageCache == PageCache.BYPASSED ? DirectIo.alignedZeros(FILL_CHUNK) : ByteBuffer.allocateDirect(FILL_CHUNK);
     for (long at = existing; at < size; ) {
       int n = (int) Math.min(FILL_CHUNK, size - at);
       zeros.clear().limit(n);

@@ -63,7 +63,7 @@ public final class MmapIoEngine extends IoEngine {
       throw CacheFiles.bad(spec, "one path after mmap:");
     }
     long chunkSize = Math.max(1, MAX_CHUNK / segmentSize) * segmentSize;
-    CacheFiles.OpenFile file = CacheFiles.open(spec, paths.get(0), capacity, false);
+    CacheFiles.OpenFile file = CacheFiles.open(spec, paths.get(0), capacity, PageCache.USED);
     try {
       int count = (int) ((capacity + chunkSize - 1) / chunkSize);
       MappedByteBuffer[] chunks = new MappedByteBuffer[count];

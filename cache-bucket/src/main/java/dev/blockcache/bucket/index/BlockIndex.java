@@ -168,12 +168,12 @@ public final class BlockIndex {
    * per-priority totals. The returned value carries the priority after promotion.
    */
   public long get(BlockKey key) {
-    return segmentOf(key).lookup(fingerprint(key), true);
+    return segmentOf(key).lookup(fingerprint(key), Segment.Access.TOUCH);
   }
 
   /** Like {@link #get} without touching access state (reference bit, priority): for revalidation after pinning. */
   public long peek(BlockKey key) {
-    return segmentOf(key).lookup(fingerprint(key), false);
+    return segmentOf(key).lookup(fingerprint(key), Segment.Access.PEEK);
   }
 
   /**

@@ -107,12 +107,20 @@ final class Segment {
     return Integer.MIN_VALUE; // full table: only seen by a racing optimistic read, which then fails validation
   }
 
+  /** What a lookup does to the entry it finds. */
+  enum Access {
+    /** Sets the reference bit and promotes a SINGLE entry to MULTI: a read of the block. */
+    TOUCH,
+    /** Leaves access state alone: a revalidation, not a read. */
+    PEEK
+  }
+
   /**
-   * Looks {@code fp} up. With {@code touch}, sets the reference bit and promotes a SINGLE entry to MULTI.
+   * Looks {@code fp} up, changing its access state as {@code access} says.
    *
    * @return the entry (without the reference bit) or {@link IndexEntry#ABSENT}
    */
-  long lookup(long fp, boolean touch) {
+  long lookup(long fp, Access access) {
     long[] t;
     int slot;
     long stored;
@@ -143,7 +151,7 @@ final class Segment {
       return IndexEntry.ABSENT;
     }
     long entry = stored & ~REF_BIT;
-    if (touch) {
+    if (access == Access.TOUCH) {
       if (IndexEntry.priorityOrdinal(entry) == CachePriority.SINGLE.ordinal()) {
         return promote(fp);
       }

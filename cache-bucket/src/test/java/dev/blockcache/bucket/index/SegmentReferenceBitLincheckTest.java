@@ -64,14 +64,14 @@ public class SegmentReferenceBitLincheckTest {
   /** A touching lookup: the CAS of the reference bit, or the promotion of a SINGLE entry. Returns the offset. */
   @Operation
   public long hit(@Param(name = "k") int k) {
-    long e = segment.lookup(fingerprint(k), true);
+    long e = segment.lookup(fingerprint(k), Segment.Access.TOUCH);
     return e == IndexEntry.ABSENT ? -1 : IndexEntry.offset(e);
   }
 
   /** Also touches a prefilled entry, whose word a resize or a backward shift may move under the CAS. */
   @Operation
   public long hitPrefilled(@Param(name = "k") int k) {
-    long e = segment.lookup(fingerprint(100 + k), true);
+    long e = segment.lookup(fingerprint(100 + k), Segment.Access.TOUCH);
     return e == IndexEntry.ABSENT ? -1 : IndexEntry.offset(e);
   }
 
@@ -82,7 +82,7 @@ public class SegmentReferenceBitLincheckTest {
   @Operation
   public boolean remove(@Param(name = "k") int k) {
     for (int attempt = 0; attempt < 3; attempt++) {
-      long e = segment.lookup(fingerprint(k), false);
+      long e = segment.lookup(fingerprint(k), Segment.Access.PEEK);
       if (e == IndexEntry.ABSENT) {
         return false;
       }
@@ -96,7 +96,7 @@ public class SegmentReferenceBitLincheckTest {
   /** Removes a prefilled entry: the backward shift moves the entries after it in its cluster under racing CASes. */
   @Operation
   public boolean removePrefilled(@Param(name = "k") int k) {
-    long e = segment.lookup(fingerprint(100 + k), false);
+    long e = segment.lookup(fingerprint(100 + k), Segment.Access.PEEK);
     return e != IndexEntry.ABSENT && segment.remove(fingerprint(100 + k), e);
   }
 
