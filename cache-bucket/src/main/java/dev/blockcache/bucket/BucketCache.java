@@ -13,6 +13,7 @@ import dev.blockcache.bucket.engine.ChannelIo;
 import dev.blockcache.bucket.engine.FileEngineOptions;
 import dev.blockcache.bucket.engine.IoEngine;
 import dev.blockcache.bucket.engine.IoEngineRegistry;
+import dev.blockcache.bucket.engine.PageCache;
 import dev.blockcache.bucket.engine.device.DeviceModelIo;
 import dev.blockcache.bucket.format.BlockHeader;
 import dev.blockcache.bucket.index.IndexEntry;
@@ -82,7 +83,7 @@ public final class BucketCache implements BlockCache {
 
   /** The file-engine options {@code config} asks for. */
   public static FileEngineOptions fileEngineOptions(BucketCacheConfig config) {
-    return new FileEngineOptions(config.fileDirectIo(), DeviceModelIo.wrap(ChannelIo.PLAIN, config.deviceModel()));
+    return new FileEngineOptions(PageCache.directIo(config.fileDirectIo()), DeviceModelIo.wrap(ChannelIo.PLAIN, config.deviceModel()));
   }
 
   /** A cache on a new engine made from {@code config.ioEngine()} by {@code registry}; the cache owns the engine. */

@@ -65,7 +65,7 @@ public final class FileIoEngine extends IoEngine {
     try {
       for (int i = 0; i < files.length; i++) {
         long dataSize = dataSize(capacity, segmentSize, files.length, i, options.directIo());
-        files[i] = CacheFiles.open(spec, paths.get(i), dataSize, PageCache.of(options));
+        files[i] = CacheFiles.open(spec, paths.get(i), dataSize, options.pageCache());
       }
     } catch (IOException | RuntimeException e) {
       closeAll(files);

@@ -100,7 +100,7 @@ class CacheFilesTest {
   @Test
   void mmapRefusesDirectIo() {
     String spec = "mmap:" + dir.resolve("cache.bin");
-    refused(spec, () -> MmapIoEngine.open(spec, CAPACITY, SEGMENT, FileEngineOptions.DEFAULTS.withDirectIo(true)),
+    refused(spec, () -> MmapIoEngine.open(spec, CAPACITY, SEGMENT, FileEngineOptions.DEFAULTS.withPageCache(PageCache.BYPASSED)),
         "O_DIRECT");
   }
 }

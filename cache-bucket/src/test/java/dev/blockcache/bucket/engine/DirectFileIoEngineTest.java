@@ -21,7 +21,7 @@ class DirectFileIoEngineTest extends IoEngineContractTest {
   @Override
   protected IoEngine newEngine(long capacity, int segmentSize) throws IOException {
     return FileIoEngine.open("files:" + dir.resolve("a.bin") + "," + dir.resolve("b.bin"), capacity, segmentSize,
-        FileEngineOptions.DEFAULTS.withDirectIo(true));
+        FileEngineOptions.DEFAULTS.withPageCache(PageCache.BYPASSED));
   }
 
   /**
