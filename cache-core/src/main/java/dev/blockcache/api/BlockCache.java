@@ -9,6 +9,9 @@ import io.netty.buffer.ByteBuf;
  * <ul>
  *   <li>{@link #cacheBlock} never takes the caller's reference: it copies the block's readable bytes into memory the
  *       cache owns, and the caller releases its buffer as it would have without the call.</li>
+ *   <li>{@link #handOver} always takes the caller's reference, whatever it returns: the caller must not touch,
+ *       modify or release {@code block} after the call. A cache may keep the buffer itself (no copy) until it evicts
+ *       the block, so the caller hands over only buffers nobody writes to any more.</li>
  *   <li>{@link #getBlock} returns a read-only block of which the caller owns exactly one reference and must release
  *       it (once, with {@link ByteBuf#release()}); until then the bytes stay valid whatever the cache evicts, and
  *       after it the block must not be touched. Retaining or slicing follows netty's rules for that buffer.</li>
@@ -34,6 +37,24 @@ public interface BlockCache extends AutoCloseable {
    *     counted as a failed insertion
    */
   CacheResult cacheBlock(BlockKey key, ByteBuf block, CacheOptions options);
+
+  /**
+   * Caches {@code block}'s readable bytes under {@code key}, taking over the caller's reference: whatever the result,
+   * the caller no longer owns {@code block} and must not touch, modify or release it. A cache may keep the buffer
+   * itself instead of copying it, so {@code block} must be immutable from the call on (no other holder writes to it).
+   *
+   * <p>This default is {@link #cacheBlock} followed by releasing the caller's reference; the caches override it with
+   * a path that copies less.
+   *
+   * @return what happened, counted as {@link #cacheBlock} counts it; on every result the reference is the cache's
+   */
+  default CacheResult handOver(BlockKey key, ByteBuf block, CacheOptions options) {
+    try {
+      return cacheBlock(key, block, options);
+    } finally {
+      block.release();
+    }
+  }
 
   /**
    * Looks {@code key} up and counts the lookup as {@code options} say.
