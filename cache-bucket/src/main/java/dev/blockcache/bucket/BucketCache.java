@@ -14,14 +14,13 @@ import dev.blockcache.bucket.engine.FileEngineOptions;
 import dev.blockcache.bucket.engine.IoEngine;
 import dev.blockcache.bucket.engine.IoEngineRegistry;
 import dev.blockcache.bucket.engine.PageCache;
-import dev.blockcache.bucket.engine.device.DeviceModelIo;
 import dev.blockcache.bucket.format.BlockHeader;
 import dev.blockcache.bucket.index.IndexEntry;
 import dev.blockcache.bucket.write.PendingWrite;
 import dev.blockcache.bucket.write.QueueWait;
 import dev.blockcache.bucket.write.WriterPipeline;
 import dev.blockcache.buffer.HeapBlock;
-import dev.blockcache.config.BucketCacheConfig;
+import dev.blockcache.config.ConfigException;
 import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 import java.util.Iterator;
@@ -75,21 +74,28 @@ public final class BucketCache implements BlockCache {
 
   /**
    * A cache on a new engine made from {@code config.ioEngine()} by the built-in registry, file engines opened with
-   * the config's O_DIRECT and device-model settings.
+   * the config's O_DIRECT setting.
    */
   public static BucketCache create(BucketCacheConfig config) throws IOException {
-    return create(config, IoEngineRegistry.withBuiltins(fileEngineOptions(config)));
+    FileEngineOptions files = new FileEngineOptions(PageCache.directIo(config.fileDirectIo()), ChannelIo.PLAIN);
+    return create(config, IoEngineRegistry.withBuiltins(files));
   }
 
-  /** The file-engine options {@code config} asks for. */
-  public static FileEngineOptions fileEngineOptions(BucketCacheConfig config) {
-    return new FileEngineOptions(PageCache.directIo(config.fileDirectIo()), DeviceModelIo.wrap(ChannelIo.PLAIN, config.deviceModel()));
-  }
-
-  /** A cache on a new engine made from {@code config.ioEngine()} by {@code registry}; the cache owns the engine. */
+  /**
+   * A cache on a new engine made from {@code config.ioEngine()} by {@code registry}; the cache owns the engine (and
+   * closes it when the cache refuses the config, for example inline writes on an engine that is not memory).
+   */
   public static BucketCache create(BucketCacheConfig config, IoEngineRegistry registry) throws IOException {
-    return new BucketCache(config,
-        registry.create(config.ioEngine(), engineCapacity(config), engineSegmentSize(config)));
+    if (config.writerInline() && !registry.makesMemoryEngine(config.ioEngine())) {
+      throw inlineNeedsMemory(config); // before the engine exists: no file is made for a refused config
+    }
+    IoEngine engine = registry.create(config.ioEngine(), engineCapacity(config), engineSegmentSize(config));
+    try {
+      return new BucketCache(config, engine);
+    } catch (RuntimeException e) {
+      engine.close();
+      throw e;
+    }
   }
 
   /** The bytes of engine {@link #create} makes for {@code config}: its capacity rounded down to whole buckets. */
@@ -110,6 +116,11 @@ public final class BucketCache implements BlockCache {
     return (int) Math.min(1 << 20, Math.max(1024, engineCapacity / (64 * 1024)));
   }
 
+  private static ConfigException inlineNeedsMemory(BucketCacheConfig config) {
+    return new ConfigException(BucketCacheConfig.WRITER_INLINE, true, "true only with a memory engine such as heap or"
+        + " offheap (" + config.ioEngine() + " is not one): other engines write on writer threads");
+  }
+
   /** The engine segment size for a bucket size: a whole number of buckets, at most 2 GiB. */
   static int segmentSize(long bucketCapacity) {
     long buckets = Math.max(1, TARGET_SEGMENT_BYTES / bucketCapacity);
@@ -121,8 +132,16 @@ public final class BucketCache implements BlockCache {
     this(config, engine, System::currentTimeMillis);
   }
 
-  /** As {@link #BucketCache(BucketCacheConfig, IoEngine)} with the clock (ms) of the IO-error window injected. */
+  /**
+   * As {@link #BucketCache(BucketCacheConfig, IoEngine)} with the clock (ms) of the IO-error window injected.
+   *
+   * @throws ConfigException naming {@value BucketCacheConfig#WRITER_INLINE} when inline writes are asked for on an
+   *     engine that is not memory
+   */
   BucketCache(BucketCacheConfig config, IoEngine engine, LongSupplier clockMs) {
+    if (config.writerInline() && !engine.isMemory()) {
+      throw inlineNeedsMemory(config);
+    }
     if (engine.segmentSize() % config.bucketCapacity() != 0) {
       throw new IllegalArgumentException("engine segment size " + engine.segmentSize()
           + " is not a multiple of the bucket capacity " + config.bucketCapacity());

@@ -8,7 +8,6 @@ import dev.blockcache.bucket.engine.IoEngine;
 import dev.blockcache.bucket.index.BlockIndex;
 import dev.blockcache.bucket.index.EntrySink;
 import dev.blockcache.bucket.index.IndexEntry;
-import dev.blockcache.config.BucketCacheConfig;
 import dev.blockcache.stats.StatsRecorder;
 import java.util.function.LongSupplier;
 import org.slf4j.LoggerFactory;

@@ -51,7 +51,7 @@ final class BucketPersistence {
       parts.engine.close(); // the constructor fails: nothing else would close the engine it was given
       throw e;
     }
-    if (!IndexPersister.canRestore(parts.engine, parts.config.checksumVerify())) {
+    if (!IndexPersister.canRestore(parts.engine, parts.config)) {
       LOG.warn("L2 index not persisted to {}: engine {} ({}) cannot verify restored blocks; needs a persistent "
           + "file engine (file: or files:) with hbase.bucketcache.checksum.verify=true", path, parts.engine.spec(),
           parts.engine.isPersistent() ? "memory-mapped or checksums off" : "not persistent");

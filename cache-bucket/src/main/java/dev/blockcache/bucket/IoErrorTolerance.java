@@ -1,6 +1,5 @@
 package dev.blockcache.bucket;
 
-import dev.blockcache.config.BucketCacheConfig;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;

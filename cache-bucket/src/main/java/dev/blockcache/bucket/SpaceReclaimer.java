@@ -5,7 +5,6 @@ import dev.blockcache.bucket.alloc.BucketAllocator;
 import dev.blockcache.bucket.index.BlockIndex;
 import dev.blockcache.bucket.index.EntrySink;
 import dev.blockcache.bucket.index.IndexEntry;
-import dev.blockcache.config.BucketCacheConfig;
 import dev.blockcache.policy.PriorityEvictionPlanner;
 import dev.blockcache.stats.StatsRecorder;
 import java.util.function.LongPredicate;

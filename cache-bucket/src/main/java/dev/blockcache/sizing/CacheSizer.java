@@ -3,18 +3,19 @@ package dev.blockcache.sizing;
 import dev.blockcache.bucket.BucketCache;
 import dev.blockcache.bucket.alloc.BucketAllocator;
 import dev.blockcache.bucket.engine.FileIoEngine;
+import dev.blockcache.bucket.engine.PageCache;
 import dev.blockcache.bucket.engine.HeapIoEngine;
 import dev.blockcache.bucket.engine.IoEngineRegistry;
 import dev.blockcache.bucket.engine.MmapIoEngine;
 import dev.blockcache.bucket.engine.OffHeapIoEngine;
 import dev.blockcache.bucket.format.BlockHeader;
 import dev.blockcache.bucket.index.BlockIndex;
-import dev.blockcache.config.BucketCacheConfig;
+import dev.blockcache.bucket.BucketCacheConfig;
 import dev.blockcache.config.ConfigException;
 import dev.blockcache.config.L1Policy;
 import dev.blockcache.config.LruConfig;
-import dev.blockcache.config.SiteConfig;
-import dev.blockcache.config.SiteConfigReader;
+import dev.blockcache.site.SiteConfig;
+import dev.blockcache.site.SiteConfigReader;
 import dev.blockcache.config.TinyLfuConfig;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -158,7 +159,8 @@ public final class CacheSizer {
     long fileBytes = 0;
     if (scheme.equals(FileIoEngine.SCHEME) || scheme.equals(FileIoEngine.STRIPED_SCHEME)) {
       FileIoEngine.paths(c.ioEngine()).forEach(p -> files.add(p.toString()));
-      fileBytes = FileIoEngine.fileSize(usable, BucketCache.engineSegmentSize(c), files.size(), c.fileDirectIo());
+      fileBytes = FileIoEngine.fileSize(usable, BucketCache.engineSegmentSize(c), files.size(),
+          PageCache.directIo(c.fileDirectIo()));
     } else if (scheme.equals(MmapIoEngine.SCHEME)) {
       FileIoEngine.paths(c.ioEngine()).forEach(p -> files.add(p.toString()));
       fileBytes = MmapIoEngine.fileSize(usable);

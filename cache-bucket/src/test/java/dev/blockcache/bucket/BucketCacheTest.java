@@ -14,7 +14,6 @@ import dev.blockcache.api.ReadOptions;
 import dev.blockcache.bucket.format.BlockHeader;
 import dev.blockcache.bucket.index.IndexEntry;
 import dev.blockcache.bucket.write.PendingWrite;
-import dev.blockcache.config.BucketCacheConfig;
 import dev.blockcache.testing.Blocks;
 import io.netty.buffer.ByteBuf;
 import org.junit.jupiter.api.Test;

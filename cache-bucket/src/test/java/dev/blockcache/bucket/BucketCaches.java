@@ -2,7 +2,6 @@ package dev.blockcache.bucket;
 
 import dev.blockcache.bucket.format.BlockHeader;
 import dev.blockcache.api.BlockKey;
-import dev.blockcache.config.BucketCacheConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.blockcache.config.BucketCacheConfig;
 import dev.blockcache.config.ConfigException;
 import java.io.IOException;
 import java.nio.file.Files;

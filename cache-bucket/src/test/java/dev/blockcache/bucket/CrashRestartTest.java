@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.blockcache.api.BlockCategory;
 import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.ReadOptions;
-import dev.blockcache.config.BucketCacheConfig;
 import dev.blockcache.testing.Blocks;
 import dev.blockcache.testing.Figures;
 import io.netty.buffer.ByteBuf;

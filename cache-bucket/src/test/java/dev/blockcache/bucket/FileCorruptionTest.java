@@ -12,7 +12,6 @@ import dev.blockcache.api.CacheResult;
 import dev.blockcache.api.ReadOptions;
 import dev.blockcache.bucket.engine.CacheFileHeader;
 import dev.blockcache.bucket.index.IndexEntry;
-import dev.blockcache.config.BucketCacheConfig;
 import dev.blockcache.testing.Blocks;
 import io.netty.buffer.ByteBuf;
 import java.io.IOException;

@@ -13,7 +13,6 @@ import dev.blockcache.api.CacheResult;
 import dev.blockcache.api.ReadOptions;
 import dev.blockcache.bucket.engine.FileEngineOptions;
 import dev.blockcache.bucket.engine.FileIoEngine;
-import dev.blockcache.config.BucketCacheConfig;
 import dev.blockcache.testing.Blocks;
 import dev.blockcache.testing.Figures;
 import io.netty.buffer.ByteBuf;

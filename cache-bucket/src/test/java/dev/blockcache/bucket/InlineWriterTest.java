@@ -10,8 +10,9 @@ import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.CacheOptions;
 import dev.blockcache.api.CacheResult;
 import dev.blockcache.api.ReadOptions;
+import dev.blockcache.bucket.engine.IoEngine;
+import dev.blockcache.bucket.engine.IoEngineRegistry;
 import dev.blockcache.bucket.index.IndexEntry;
-import dev.blockcache.config.BucketCacheConfig;
 import dev.blockcache.config.ConfigException;
 import dev.blockcache.testing.Blocks;
 import io.netty.buffer.ByteBuf;
@@ -72,9 +73,27 @@ class InlineWriterTest {
   void aFileEngineRefusesInlineWritesNamingTheKeyBeforeAnyFileIsMade() {
     BucketCacheConfig.Builder config = BucketCaches.config("file:" + dir.resolve("cache.bin"), 8L << 20)
         .writerInline(true);
-    ConfigException e = assertThrows(ConfigException.class, config::build);
+    ConfigException e = assertThrows(ConfigException.class, () -> BucketCache.create(config.build()));
     assertEquals(BucketCacheConfig.WRITER_INLINE, e.key());
     assertTrue(e.getMessage().contains("file:"), e.getMessage());
     assertTrue(Files.notExists(dir.resolve("cache.bin")));
+  }
+
+  @Test
+  void aCacheBuiltOnAnEngineThatIsNotMemoryRefusesInlineWrites() throws Exception {
+    BucketCacheConfig config = BucketCaches.config("file:" + dir.resolve("cache.bin"), 8L << 20).writerInline(true)
+        .build();
+    try (IoEngine engine = IoEngineRegistry.withBuiltins().create(config.ioEngine(),
+        BucketCache.engineCapacity(config), BucketCache.engineSegmentSize(config))) {
+      ConfigException e = assertThrows(ConfigException.class, () -> new BucketCache(config, engine));
+      assertEquals(BucketCacheConfig.WRITER_INLINE, e.key());
+    }
+  }
+
+  @Test
+  void theEngineNameIsCaseInsensitiveForInlineWrites() {
+    try (BucketCache cache = BucketCaches.create(BucketCaches.config("OFFHEAP", 8L << 20).writerInline(true).build())) {
+      assertEquals(CacheResult.CACHED, put(cache, BlockKey.of("f", 0), 100));
+    }
   }
 }

@@ -15,7 +15,6 @@ import dev.blockcache.api.ReadOptions;
 import dev.blockcache.bucket.engine.CacheFileHeader;
 import dev.blockcache.bucket.engine.FileEngineOptions;
 import dev.blockcache.bucket.engine.MmapIoEngine;
-import dev.blockcache.config.BucketCacheConfig;
 import dev.blockcache.testing.Blocks;
 import dev.blockcache.testing.Figures;
 import io.netty.buffer.ByteBuf;

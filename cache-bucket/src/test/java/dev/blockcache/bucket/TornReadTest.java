@@ -12,7 +12,6 @@ import dev.blockcache.api.ReadOptions;
 import dev.blockcache.bucket.engine.ChannelIo;
 import dev.blockcache.bucket.engine.FileEngineOptions;
 import dev.blockcache.bucket.engine.FileIoEngine;
-import dev.blockcache.config.BucketCacheConfig;
 import dev.blockcache.testing.Blocks;
 import io.netty.buffer.ByteBuf;
 import java.io.IOException;

@@ -9,7 +9,6 @@ import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.CacheOptions;
 import dev.blockcache.api.ReadOptions;
 import dev.blockcache.bucket.engine.HeapIoEngine;
-import dev.blockcache.config.BucketCacheConfig;
 import dev.blockcache.testing.Blocks;
 import io.netty.buffer.ByteBuf;
 import java.util.ArrayList;

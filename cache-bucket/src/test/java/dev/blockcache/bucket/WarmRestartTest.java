@@ -11,7 +11,6 @@ import dev.blockcache.api.CacheOptions;
 import dev.blockcache.api.CacheResult;
 import dev.blockcache.api.ReadOptions;
 import dev.blockcache.bucket.persist.IndexCheckpointReader.Status;
-import dev.blockcache.config.BucketCacheConfig;
 import dev.blockcache.testing.Blocks;
 import io.netty.buffer.ByteBuf;
 import java.io.IOException;

@@ -5,11 +5,11 @@ package dev.blockcache.config;
  *
  * <p>Thread-safety: stateless.
  */
-final class Checks {
+public final class Checks {
   private Checks() {}
 
   /** {@code value} in {@code (0, 1]}. */
-  static float fraction(String key, float value) {
+  public static float fraction(String key, float value) {
     if (!(value > 0f && value <= 1f)) {
       throw new ConfigException(key, value, "a fraction in (0, 1]");
     }
@@ -17,7 +17,7 @@ final class Checks {
   }
 
   /** {@code value} in {@code [0, 1]}. */
-  static float share(String key, float value) {
+  public static float share(String key, float value) {
     if (!(value >= 0f && value <= 1f)) {
       throw new ConfigException(key, value, "a share in [0, 1]");
     }
@@ -25,7 +25,7 @@ final class Checks {
   }
 
   /** {@code value} at least {@code min}. */
-  static long atLeast(String key, long value, long min) {
+  public static long atLeast(String key, long value, long min) {
     if (value < min) {
       throw new ConfigException(key, value, "an integer >= " + min);
     }
@@ -33,7 +33,7 @@ final class Checks {
   }
 
   /** {@code value} in {@code [min, max]}. */
-  static long between(String key, long value, long min, long max) {
+  public static long between(String key, long value, long min, long max) {
     if (value < min || value > max) {
       throw new ConfigException(key, value, "an integer in [" + min + ", " + max + "]");
     }
@@ -41,7 +41,7 @@ final class Checks {
   }
 
   /** Shares that must add up to 1 (within float rounding). */
-  static void sumToOne(String[] keys, float[] values) {
+  public static void sumToOne(String[] keys, float[] values) {
     float sum = 0f;
     StringBuilder given = new StringBuilder();
     for (int i = 0; i < values.length; i++) {

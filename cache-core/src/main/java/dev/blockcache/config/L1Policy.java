@@ -14,7 +14,7 @@ public enum L1Policy {
   TINYLFU;
 
   /** The policy named {@code value} (case-insensitive, as HBase reads it). */
-  static L1Policy parse(String key, String value) {
+  public static L1Policy parse(String key, String value) {
     switch (value.toUpperCase(Locale.ROOT)) {
       case "LRU":
         return LRU;

@@ -4,8 +4,8 @@ package dev.blockcache.config;
  * The configuration of an {@code LruBlockCache}: capacity, the eviction watermarks, the priority shares, in-memory
  * force mode and block size limits, with HBase's keys and defaults.
  *
- * <p>Built in code with {@link #builder(long)} or from an hbase-site.xml by {@link SiteConfigReader}; {@code build()}
- * validates, and every error names the HBase key.
+ * <p>Built in code with {@link #builder(long)}, from an hbase-site.xml's values with {@link #read}, or from another
+ * config with {@link #toBuilder()}; {@code build()} validates, and every error names the HBase key.
  *
  * <p>Thread-safety: immutable.
  */
@@ -68,6 +68,38 @@ public final class LruConfig {
   /** A builder with HBase's defaults for a cache of {@code capacityBytes}. */
   public static Builder builder(long capacityBytes) {
     return new Builder(capacityBytes);
+  }
+
+  /**
+   * The LRU config {@code values} ask for, for a cache of {@code capacityBytes} (the hbase-site reader computes it from
+   * {@code hfile.block.cache.size} and the heap).
+   *
+   * @throws ConfigException naming the first key whose value cannot be used
+   */
+  public static LruConfig read(SiteValues values, long capacityBytes) {
+    return builder(capacityBytes)
+        .minFactor(values.fraction(MIN_FACTOR, DEFAULT_MIN_FACTOR))
+        .acceptableFactor(values.fraction(ACCEPTABLE_FACTOR, DEFAULT_ACCEPTABLE_FACTOR))
+        .hardCapacityLimitFactor(values.fraction(HARD_CAPACITY_LIMIT_FACTOR, DEFAULT_HARD_CAPACITY_LIMIT_FACTOR))
+        .priorityShares(values.fraction(SINGLE_PERCENTAGE, DEFAULT_SINGLE_PERCENTAGE),
+            values.fraction(MULTI_PERCENTAGE, DEFAULT_MULTI_PERCENTAGE),
+            values.fraction(MEMORY_PERCENTAGE, DEFAULT_MEMORY_PERCENTAGE))
+        .inMemoryForceMode(values.bool(IN_MEMORY_FORCE_MODE, false))
+        .maxBlockSize(values.integer(MAX_BLOCK_SIZE, DEFAULT_MAX_BLOCK_SIZE))
+        .minBlockSize(values.integer(MIN_BLOCK_SIZE, DEFAULT_MIN_BLOCK_SIZE))
+        .build();
+  }
+
+  /** A builder holding this config's values, to change some and build a new config. */
+  public Builder toBuilder() {
+    return builder(capacity)
+        .minFactor(minFactor)
+        .acceptableFactor(acceptableFactor)
+        .hardCapacityLimitFactor(hardCapacityLimitFactor)
+        .priorityShares(singlePercentage, multiPercentage, memoryPercentage)
+        .inMemoryForceMode(inMemoryForceMode)
+        .maxBlockSize(maxBlockSize)
+        .minBlockSize(minBlockSize);
   }
 
   public long capacity() {

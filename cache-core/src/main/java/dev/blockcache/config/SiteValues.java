@@ -1,29 +1,34 @@
 package dev.blockcache.config;
 
 import java.util.Locale;
-import org.apache.hadoop.conf.Configuration;
+import java.util.function.Function;
 
 /**
- * Typed reads of single keys from a Hadoop {@link Configuration}: every value is trimmed, an absent or blank key
+ * Typed reads of single keys from an hbase-site.xml's key-value pairs (a Hadoop {@code Configuration}'s {@code get}): every value is trimmed, an absent or blank key
  * yields the default, and a value that does not parse is a {@link ConfigException} naming the key, the value and
  * the form accepted. Range checks are left to the config objects.
  *
- * <p>Thread-safety: stateless; {@link Configuration} itself is safe for concurrent reads.
+ * <p>Each config object reads its own keys from a {@code SiteValues} ({@link LruConfig#read}, the L2's reader in
+ * {@code cache-bucket}); the hbase-site reader only decides which tiers to read.
+ *
+ * <p>Thread-safety: stateless; as safe for concurrent reads as the lookup it wraps.
  */
-final class SiteValues {
-  private final Configuration conf;
+public final class SiteValues {
+  private final Function<String, String> lookup;
 
-  SiteValues(Configuration conf) {
-    this.conf = conf;
+  /** Values from {@code lookup}, which returns a key's raw value or null when the key is absent. */
+  public SiteValues(Function<String, String> lookup) {
+    this.lookup = lookup;
   }
 
   /** The trimmed value, or null when the key is absent or blank. */
-  String text(String key) {
-    String value = conf.getTrimmed(key);
+  public String text(String key) {
+    String value = lookup.apply(key);
+    value = value == null ? null : value.trim();
     return value == null || value.isEmpty() ? null : value;
   }
 
-  float fraction(String key, float defaultValue) {
+  public float fraction(String key, float defaultValue) {
     String value = text(key);
     if (value == null) {
       return defaultValue;
@@ -39,7 +44,7 @@ final class SiteValues {
     throw new ConfigException(key, value, "a decimal number such as 0.25");
   }
 
-  long integer(String key, long defaultValue) {
+  public long integer(String key, long defaultValue) {
     String value = text(key);
     if (value == null) {
       return defaultValue;
@@ -51,7 +56,7 @@ final class SiteValues {
     }
   }
 
-  int smallInteger(String key, int defaultValue) {
+  public int smallInteger(String key, int defaultValue) {
     long value = integer(key, defaultValue);
     if (value < Integer.MIN_VALUE || value > Integer.MAX_VALUE) {
       throw new ConfigException(key, value, "a whole number below 2^31");
@@ -59,7 +64,7 @@ final class SiteValues {
     return (int) value;
   }
 
-  boolean bool(String key, boolean defaultValue) {
+  public boolean bool(String key, boolean defaultValue) {
     String value = text(key);
     if (value == null) {
       return defaultValue;
@@ -75,13 +80,13 @@ final class SiteValues {
   }
 
   /** A size in bytes, as a number with an optional k, m, g or t suffix (powers of 1024); -1 when absent. */
-  long bytes(String key) {
+  public long bytes(String key) {
     String value = text(key);
     return value == null ? -1 : ByteSizeText.parse(key, value);
   }
 
   /** A comma-separated list of whole numbers; null when absent. */
-  int[] integers(String key) {
+  public int[] integers(String key) {
     String value = text(key);
     if (value == null) {
       return null;

@@ -19,6 +19,27 @@ public final class TinyLfuConfig {
     this.minBlockSize = Checks.between(LruConfig.MIN_BLOCK_SIZE, minBlockSize, 1, Integer.MAX_VALUE);
   }
 
+  /**
+   * The TinyLFU config {@code values} ask for, for a cache of {@code capacityBytes} (the hbase-site reader computes it
+   * from {@code hfile.block.cache.size} and the heap).
+   *
+   * @throws ConfigException naming the first key whose value cannot be used
+   */
+  public static TinyLfuConfig read(SiteValues values, long capacityBytes) {
+    return of(capacityBytes, values.integer(MAX_BLOCK_SIZE, DEFAULT_MAX_BLOCK_SIZE),
+        values.integer(LruConfig.MIN_BLOCK_SIZE, LruConfig.DEFAULT_MIN_BLOCK_SIZE));
+  }
+
+  /** A builder with HBase's defaults for a cache of {@code capacityBytes}. */
+  public static Builder builder(long capacityBytes) {
+    return new Builder(capacityBytes);
+  }
+
+  /** A builder holding this config's values, to change some and build a new config. */
+  public Builder toBuilder() {
+    return builder(capacity).maxBlockSize(maxBlockSize).minBlockSize(minBlockSize);
+  }
+
   /** HBase's defaults for a cache of {@code capacityBytes}. */
   public static TinyLfuConfig of(long capacityBytes) {
     return of(capacityBytes, DEFAULT_MAX_BLOCK_SIZE, LruConfig.DEFAULT_MIN_BLOCK_SIZE);
@@ -41,5 +62,42 @@ public final class TinyLfuConfig {
   /** The expected block size, used to presize the cache. */
   public long minBlockSize() {
     return minBlockSize;
+  }
+
+  /**
+   * Accumulates settings; {@link #build()} validates them.
+   *
+   * <p>Thread-safety: not thread-safe.
+   */
+  public static final class Builder {
+    private long capacity;
+    private long maxBlockSize = DEFAULT_MAX_BLOCK_SIZE;
+    private long minBlockSize = LruConfig.DEFAULT_MIN_BLOCK_SIZE;
+
+    private Builder(long capacity) {
+      this.capacity = capacity;
+    }
+
+    public Builder capacity(long bytes) {
+      this.capacity = bytes;
+      return this;
+    }
+
+    /** Blocks larger than this many bytes are not cached. */
+    public Builder maxBlockSize(long bytes) {
+      this.maxBlockSize = bytes;
+      return this;
+    }
+
+    /** The expected block size in bytes ({@value LruConfig#MIN_BLOCK_SIZE}). */
+    public Builder minBlockSize(long bytes) {
+      this.minBlockSize = bytes;
+      return this;
+    }
+
+    /** @throws ConfigException naming the first key whose value is out of range */
+    public TinyLfuConfig build() {
+      return new TinyLfuConfig(capacity, maxBlockSize, minBlockSize);
+    }
   }
 }

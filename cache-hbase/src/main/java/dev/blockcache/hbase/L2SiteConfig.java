@@ -1,9 +1,9 @@
 package dev.blockcache.hbase;
 
-import dev.blockcache.config.BucketCacheConfig;
+import dev.blockcache.bucket.BucketCacheConfig;
 import dev.blockcache.config.ConfigException;
-import dev.blockcache.config.SiteConfig;
-import dev.blockcache.config.SiteConfigReader;
+import dev.blockcache.site.SiteConfig;
+import dev.blockcache.site.SiteConfigReader;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;

@@ -138,23 +138,42 @@ public final class BucketAllocator {
   }
 
   private static int[] checkSizes(int[] itemSizes) {
+    String problem = itemSizesProblem(itemSizes);
+    if (problem != null) {
+      throw new IllegalArgumentException("item sizes " + Arrays.toString(itemSizes) + ": need " + problem);
+    }
+    return itemSizes.clone();
+  }
+
+  /**
+   * What is wrong with {@code itemSizes} as this allocator's item sizes, phrased as what is accepted instead; null
+   * when they are valid. The one statement of the rule, shared with the configuration's validation.
+   */
+  public static String itemSizesProblem(int[] itemSizes) {
     if (itemSizes == null || itemSizes.length == 0) {
-      throw new IllegalArgumentException("item sizes: need at least one size");
+      return "at least one size";
     }
-    int[] sizes = itemSizes.clone();
-    for (int i = 0; i < sizes.length; i++) {
-      if (sizes[i] <= 0 || sizes[i] % ITEM_ALIGNMENT != 0) {
-        throw new IllegalArgumentException("item sizes: " + sizes[i] + " is not a positive multiple of "
-            + ITEM_ALIGNMENT + " in " + Arrays.toString(sizes));
+    for (int i = 0; i < itemSizes.length; i++) {
+      if (itemSizes[i] <= 0 || itemSizes[i] % ITEM_ALIGNMENT != 0) {
+        return "positive multiples of " + ITEM_ALIGNMENT + " (" + itemSizes[i] + " is not)";
       }
-      if (i > 0 && sizes[i] <= sizes[i - 1]) {
-        throw new IllegalArgumentException("item sizes: must ascend strictly, " + Arrays.toString(sizes));
+      if (i > 0 && itemSizes[i] <= itemSizes[i - 1]) {
+        return "sizes in strictly ascending order";
       }
     }
-    if (sizes[sizes.length - 1] > Integer.MAX_VALUE / ITEMS_OF_LARGEST_PER_BUCKET) {
-      throw new IllegalArgumentException("item sizes: largest " + sizes[sizes.length - 1] + " is too large");
+    if (itemSizes[itemSizes.length - 1] > Integer.MAX_VALUE / ITEMS_OF_LARGEST_PER_BUCKET) {
+      return "a largest size of at most " + Integer.MAX_VALUE / ITEMS_OF_LARGEST_PER_BUCKET + " bytes";
     }
-    return sizes;
+    return null;
+  }
+
+  /**
+   * Bytes per bucket of an allocator with these item sizes: {@value #ITEMS_OF_LARGEST_PER_BUCKET} times the largest.
+   *
+   * @throws IllegalArgumentException if the sizes are not valid
+   */
+  public static int bucketCapacity(int[] itemSizes) {
+    return bucketCapacityOf(checkSizes(itemSizes));
   }
 
   /** Bytes per bucket: {@value #ITEMS_OF_LARGEST_PER_BUCKET} times the largest item size. */

@@ -1,6 +1,6 @@
 package dev.blockcache.bucket.engine;
 
-import dev.blockcache.config.BucketCacheConfig;
+import dev.blockcache.bucket.BucketCacheConfig;
 import dev.blockcache.config.ConfigException;
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -7,7 +7,7 @@ import java.nio.channels.FileChannel;
 /**
  * The positional reads and writes a file engine issues, one call per system call. The plain implementation calls the
  * channel; decorators sit between the engine and the channel to model a device
- * ({@link dev.blockcache.bucket.engine.device.DeviceModelIo}) or to inject faults in tests.
+ * (the experiments' device models) or to inject faults in tests.
  *
  * <p>Thread-safety: implementations must be safe for concurrent use; {@link FileChannel}'s positional methods are.
  */

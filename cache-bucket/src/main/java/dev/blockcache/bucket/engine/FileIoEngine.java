@@ -64,7 +64,7 @@ public final class FileIoEngine extends IoEngine {
     CacheFiles.OpenFile[] files = new CacheFiles.OpenFile[paths.size()];
     try {
       for (int i = 0; i < files.length; i++) {
-        long dataSize = dataSize(capacity, segmentSize, files.length, i, options.directIo());
+        long dataSize = dataSize(capacity, segmentSize, files.length, i, options.pageCache());
         files[i] = CacheFiles.open(spec, paths.get(i), dataSize, options.pageCache());
       }
     } catch (IOException | RuntimeException e) {
@@ -93,15 +93,15 @@ public final class FileIoEngine extends IoEngine {
    * {@code segmentSize}: its {@link CacheFileHeader} and its slot bytes ({@link #dataSize}). The first file is the
    * largest.
    */
-  public static long fileSize(long capacity, int segmentSize, int files, boolean directIo) {
-    return CacheFileHeader.LENGTH + dataSize(capacity, segmentSize, files, 0, directIo);
+  public static long fileSize(long capacity, int segmentSize, int files, PageCache pageCache) {
+    return CacheFileHeader.LENGTH + dataSize(capacity, segmentSize, files, 0, pageCache);
   }
 
   /**
    * Slot bytes of file {@code file} of {@code files}: up to the end of the last engine byte it holds, so the files
-   * together hold exactly {@code capacity} bytes (each rounded up to the O_DIRECT alignment with {@code directIo}).
+   * together hold exactly {@code capacity} bytes (each rounded up to the O_DIRECT alignment when the page cache is {@link PageCache#BYPASSED bypassed}).
    */
-  static long dataSize(long capacity, int segmentSize, int files, int file, boolean directIo) {
+  static long dataSize(long capacity, int segmentSize, int files, int file, PageCache pageCache) {
     long segments = (capacity + segmentSize - 1) / segmentSize;
     long own = segments / files + (file < segments % files ? 1 : 0);
     if (own == 0) {
@@ -109,7 +109,7 @@ public final class FileIoEngine extends IoEngine {
     }
     long last = file + (own - 1) * files;
     long size = (own - 1) * segmentSize + Math.min(segmentSize, capacity - last * segmentSize);
-    return directIo ? DirectIo.alignUp(size) : size;
+    return pageCache == PageCache.BYPASSED ? DirectIo.alignUp(size) : size;
   }
 
   @Override
@@ -200,29 +200,25 @@ public final class FileIoEngine extends IoEngine {
 
   /** Read-modify-write of the aligned pages covering {@code [position, +n)}; see the class notes. */
   private void writeAligned(int file, long position, ByteBuf src, int srcIndex, int n) throws IOException {
-    long start = DirectIo.alignDown(position);
-    long end = DirectIo.alignUp(position + n);
-    int span = (int) (end - start);
-    boolean headPartial = position != start;
-    boolean tailPartial = position + n != end;
-    int a = headPartial ? pageStripe(file, start) : -1;
-    int b = tailPartial ? pageStripe(file, end - DirectIo.ALIGNMENT) : -1;
+    AlignedPages span = AlignedPages.covering(position, n);
+    int a = span.headPartial() ? pageStripe(file, span.start()) : -1;
+    int b = span.tailPartial() ? pageStripe(file, span.lastPageStart()) : -1;
     // Locks are taken in ascending stripe order, so two writers never wait for each other in a cycle.
     int low = Math.min(a, b);
     int high = Math.max(a, b);
     Object first = high < 0 ? null : pageLocks[low >= 0 ? low : high];
     Object last = low >= 0 && low != high ? pageLocks[high] : null;
-    ByteBuf pages = DirectIo.alignedBuffer(span);
+    ByteBuf pages = DirectIo.alignedBuffer(span.length());
     try {
       if (first == null) {
-        fillAndWrite(file, start, pages, span, false, false, position, src, srcIndex, n);
+        fillAndWrite(file, span, pages, position, src, srcIndex, n); // whole pages only: nothing to read first
       } else {
         synchronized (first) {
           if (last == null) {
-            fillAndWrite(file, start, pages, span, headPartial, tailPartial, position, src, srcIndex, n);
+            fillAndWrite(file, span, pages, position, src, srcIndex, n);
           } else {
             synchronized (last) {
-              fillAndWrite(file, start, pages, span, headPartial, tailPartial, position, src, srcIndex, n);
+              fillAndWrite(file, span, pages, position, src, srcIndex, n);
             }
           }
         }
@@ -232,17 +228,38 @@ public final class FileIoEngine extends IoEngine {
     }
   }
 
-  private void fillAndWrite(int file, long start, ByteBuf pages, int span, boolean head, boolean tail,
-      long position, ByteBuf src, int srcIndex, int n) throws IOException {
+  /**
+   * Reads the partial first and last pages of {@code span} into {@code pages}, copies {@code [srcIndex, +n)} of
+   * {@code src} over them at {@code position}, and writes the whole span. The caller holds the locks of the partial
+   * pages and keeps ownership of both buffers.
+   */
+  private void fillAndWrite(int file, AlignedPages span, ByteBuf pages, long position, ByteBuf src, int srcIndex,
+      int n) throws IOException {
     int page = DirectIo.ALIGNMENT;
-    if (head) {
-      readFully(file, pages.nioBuffer(0, page), start);
+    if (span.headPartial()) {
+      readFully(file, pages.nioBuffer(0, page), span.start());
     }
-    if (tail && !(head && span == page)) {
-      readFully(file, pages.nioBuffer(span - page, page), start + span - page);
+    if (span.tailPartial() && !(span.headPartial() && span.length() == page)) {
+      readFully(file, pages.nioBuffer(span.length() - page, page), span.lastPageStart());
     }
-    pages.setBytes((int) (position - start), src, srcIndex, n);
-    writeFully(file, pages.nioBuffer(0, span), start);
+    pages.setBytes((int) (position - span.start()), src, srcIndex, n);
+    writeFully(file, pages.nioBuffer(0, span.length()), span.start());
+  }
+
+  /**
+   * The {@link DirectIo#ALIGNMENT}-aligned pages covering a byte range: where they start, how many bytes they span,
+   * and whether the range leaves part of the first or last page untouched (those pages must be read before a write).
+   */
+  private record AlignedPages(long start, int length, boolean headPartial, boolean tailPartial) {
+    static AlignedPages covering(long position, int n) {
+      long start = DirectIo.alignDown(position);
+      long end = DirectIo.alignUp(position + n);
+      return new AlignedPages(start, (int) (end - start), position != start, position + n != end);
+    }
+
+    long lastPageStart() {
+      return start + length - DirectIo.ALIGNMENT;
+    }
   }
 
   private static int pageStripe(int file, long pageStart) {

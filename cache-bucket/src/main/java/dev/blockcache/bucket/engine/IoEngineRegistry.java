@@ -1,6 +1,6 @@
 package dev.blockcache.bucket.engine;
 
-import dev.blockcache.config.BucketCacheConfig;
+import dev.blockcache.bucket.BucketCacheConfig;
 import dev.blockcache.config.ConfigException;
 import java.io.IOException;
 import java.util.Locale;
@@ -22,6 +22,8 @@ public final class IoEngineRegistry {
       "pmem", "an engine this library implements: persistent memory (pmem:) is not supported; use offheap or file:");
 
   private final Map<String, IoEngineFactory> factories = new ConcurrentHashMap<>();
+  /** The schemes whose engines are {@link IoEngine#isMemory() memory}, as their registration declared. */
+  private final Set<String> memorySchemes = ConcurrentHashMap.newKeySet();
 
   private IoEngineRegistry() {}
 
@@ -37,18 +39,39 @@ public final class IoEngineRegistry {
   public static IoEngineRegistry withBuiltins(FileEngineOptions fileOptions) {
     IoEngineFactory files = (spec, capacity, segment) -> FileIoEngine.open(spec, capacity, segment, fileOptions);
     return new IoEngineRegistry()
-        .register(HeapIoEngine.SCHEME, (spec, capacity, segment) -> new HeapIoEngine(capacity, segment))
-        .register(OffHeapIoEngine.SCHEME, (spec, capacity, segment) -> new OffHeapIoEngine(capacity, segment))
+        .registerMemory(HeapIoEngine.SCHEME, (spec, capacity, segment) -> new HeapIoEngine(capacity, segment))
+        .registerMemory(OffHeapIoEngine.SCHEME, (spec, capacity, segment) -> new OffHeapIoEngine(capacity, segment))
         .register(FileIoEngine.SCHEME, files)
         .register(FileIoEngine.STRIPED_SCHEME, files)
         .register(MmapIoEngine.SCHEME,
             (spec, capacity, segment) -> MmapIoEngine.open(spec, capacity, segment, fileOptions));
   }
 
-  /** Adds or replaces the factory for {@code scheme}; returns this registry. */
+  /** Adds or replaces the factory for {@code scheme}, whose engines are not memory; returns this registry. */
   public IoEngineRegistry register(String scheme, IoEngineFactory factory) {
-    factories.put(scheme.toLowerCase(Locale.ROOT), factory);
+    String name = scheme.toLowerCase(Locale.ROOT);
+    factories.put(name, factory);
+    memorySchemes.remove(name);
     return this;
+  }
+
+  /**
+   * Adds or replaces the factory for {@code scheme}, whose engines are {@link IoEngine#isMemory() memory} (so that
+   * a cache can refuse a memory-only setting before it makes an engine); returns this registry.
+   */
+  public IoEngineRegistry registerMemory(String scheme, IoEngineFactory factory) {
+    register(scheme, factory);
+    memorySchemes.add(scheme.toLowerCase(Locale.ROOT));
+    return this;
+  }
+
+  /**
+   * Whether the engines this registry makes for {@code spec} are memory, as their registration declared.
+   *
+   * @throws ConfigException as {@link #create} would for a spec it cannot make
+   */
+  public boolean makesMemoryEngine(String spec) {
+    return memorySchemes.contains(knownScheme(spec));
   }
 
   /** The known schemes, sorted. */

@@ -1,6 +1,6 @@
 package dev.blockcache.bucket.persist;
 
-import dev.blockcache.config.BucketCacheConfig;
+import dev.blockcache.bucket.BucketCacheConfig;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 

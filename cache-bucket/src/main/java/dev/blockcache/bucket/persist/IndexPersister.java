@@ -1,6 +1,7 @@
 package dev.blockcache.bucket.persist;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
+import dev.blockcache.bucket.BucketCacheConfig;
 import dev.blockcache.bucket.alloc.BucketAllocator;
 import dev.blockcache.bucket.engine.IoEngine;
 import dev.blockcache.bucket.index.BlockIndex;
@@ -68,9 +69,9 @@ public final class IndexPersister {
     this.failures = new CheckpointFailureLog(LOG, path, clockMs);
   }
 
-  /** Whether a restored entry would be verified before it is served on this engine. */
-  public static boolean canRestore(IoEngine engine, boolean checksumVerify) {
-    return engine.isPersistent() && !engine.isMemory() && checksumVerify;
+  /** Whether a restored entry would be verified before it is served from {@code engine} under {@code config}. */
+  public static boolean canRestore(IoEngine engine, BucketCacheConfig config) {
+    return engine.isPersistent() && !engine.isMemory() && config.checksumVerify();
   }
 
   /** Restores the checkpoint into the (empty) index and reserves its slots in {@code allocator}. */

@@ -4,11 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.blockcache.config.BucketCacheConfig;
+import dev.blockcache.bucket.BucketCacheConfig;
 import dev.blockcache.config.ConfigException;
 import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Locale;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class IoEngineRegistryTest {
   private final IoEngineRegistry registry = IoEngineRegistry.withBuiltins();
@@ -21,6 +24,18 @@ class IoEngineRegistryTest {
     }
     try (IoEngine engine = registry.create(" heap ", 4096, 4096)) {
       assertTrue(engine instanceof HeapIoEngine);
+    }
+  }
+
+  @Test
+  void eachBuiltInSchemeDeclaresWhatItsEnginesAre(@TempDir Path dir) throws IOException {
+    for (String scheme : registry.schemes()) {
+      String spec = scheme.equals("heap") || scheme.equals("offheap") ? scheme
+          : scheme + ":" + dir.resolve(scheme + ".cache");
+      try (IoEngine engine = registry.create(spec, 1 << 20, 1 << 20)) {
+        assertEquals(engine.isMemory(), registry.makesMemoryEngine(spec.toUpperCase(Locale.ROOT).substring(0, 1)
+            + spec.substring(1)), spec);
+      }
     }
   }
 

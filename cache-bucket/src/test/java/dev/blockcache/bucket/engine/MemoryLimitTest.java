@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.blockcache.bucket.BucketCache;
 import dev.blockcache.bucket.index.IndexEntry;
-import dev.blockcache.config.BucketCacheConfig;
+import dev.blockcache.bucket.BucketCacheConfig;
 import dev.blockcache.config.ConfigException;
 import io.netty.util.internal.PlatformDependent;
 import org.junit.jupiter.api.Test;

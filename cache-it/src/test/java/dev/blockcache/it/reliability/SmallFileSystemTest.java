@@ -12,7 +12,7 @@ import dev.blockcache.api.CacheOptions;
 import dev.blockcache.api.ReadOptions;
 import dev.blockcache.bucket.BucketCache;
 import dev.blockcache.bucket.engine.CacheFileHeader;
-import dev.blockcache.config.BucketCacheConfig;
+import dev.blockcache.bucket.BucketCacheConfig;
 import dev.blockcache.config.ConfigException;
 import dev.blockcache.testing.Blocks;
 import dev.blockcache.testing.Figures;

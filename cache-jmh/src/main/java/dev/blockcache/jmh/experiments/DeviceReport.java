@@ -48,7 +48,7 @@ final class DeviceReport {
     double[] hdd = score[3];
     md.append("## 3. IO engines × devices (Intel file-mode BucketCache brief)\n\n");
     md.append("Single 1 KB row gets from an L2 holding the whole 16 MiB dataset (4 KiB blocks); `file:` engine over ")
-        .append("modelled devices (`hbase.bucketcache.file.device.model`), with heap, offheap and O_DIRECT on the ")
+        .append("modelled devices (`dev.blockcache.jmh.device`), with heap, offheap and O_DIRECT on the ")
         .append("machine's disk as references; gets/s. Published: 500 GB in file mode on real devices, 32 logical cores.\n\n");
     md.append("| threads |");
     for (String label : LABELS) {

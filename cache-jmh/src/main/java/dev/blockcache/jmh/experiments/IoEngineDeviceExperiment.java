@@ -1,8 +1,13 @@
 package dev.blockcache.jmh.experiments;
 
 import dev.blockcache.bucket.BucketCache;
-import dev.blockcache.config.BucketCacheConfig;
+import dev.blockcache.bucket.BucketCacheConfig;
+import dev.blockcache.bucket.engine.ChannelIo;
+import dev.blockcache.bucket.engine.FileEngineOptions;
+import dev.blockcache.bucket.engine.IoEngineRegistry;
+import dev.blockcache.bucket.engine.PageCache;
 import dev.blockcache.jmh.BenchmarkDefaults;
+import dev.blockcache.jmh.device.DeviceModelIo;
 import dev.blockcache.minidb.BlockFileLayout;
 import dev.blockcache.minidb.BlockFileReader;
 import dev.blockcache.minidb.BlockFileReader.ReadMode;
@@ -31,8 +36,8 @@ import org.openjdk.jmh.infra.Blackhole;
  * a 32 MiB L2 (100% hits, as the brief loaded all data into the BucketCache first); each operation reads one
  * uniformly random row (bloom → index → L2 get → row). Engines ({@link Engine}):
  * <ul>
- *   <li>{@code HDD}, {@code SATA_SSD}, {@code NVME}: {@code file:} with {@code hbase.bucketcache.file.device.model}
- *       set; every L2 get reads its slot from the file engine (the L2 has no RAM tier for written blocks), and the
+ *   <li>{@code HDD}, {@code SATA_SSD}, {@code NVME}: {@code file:} whose reads go through a
+ *       {@link DeviceModelIo}; every L2 get reads its slot from the file engine (the L2 has no RAM tier for written blocks), and the
  *       model books that read on the modelled device and holds it until the modelled completion, so every get pays
  *       the device. The real read comes from the page cache.</li>
  *   <li>{@code FILE_DIRECT}: {@code file:} with {@code hbase.bucketcache.file.directio=true}: the machine's real disk,
@@ -108,8 +113,10 @@ public class IoEngineDeviceExperiment extends BenchmarkDefaults {
           .toAbsolutePath();
       spec = "file:" + cacheFile;
     }
-    cache = BucketCache.create(BucketCacheConfig.builder(spec, L2_MB * (1L << 20))
-        .deviceModel(engine.deviceModel).fileDirectIo(engine.directIo).build());
+    FileEngineOptions files = new FileEngineOptions(PageCache.directIo(engine.directIo),
+        DeviceModelIo.wrap(ChannelIo.PLAIN, engine.deviceModel));
+    cache = BucketCache.create(BucketCacheConfig.builder(spec, L2_MB * (1L << 20)).fileDirectIo(engine.directIo).build(),
+        IoEngineRegistry.withBuiltins(files));
     reader = BlockFileReader.open(ExperimentData.rows(DATASET_MB, BLOCK_SIZE), cache, ReadMode.VERIFY_CHECKSUMS);
     ExperimentData.loadAll(reader, cache);
   }

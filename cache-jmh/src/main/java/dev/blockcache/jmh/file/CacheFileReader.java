@@ -7,7 +7,7 @@ import dev.blockcache.api.CacheResult;
 import dev.blockcache.api.ReadOptions;
 import dev.blockcache.bucket.BucketCache;
 import dev.blockcache.bucket.format.BlockHeader;
-import dev.blockcache.config.BucketCacheConfig;
+import dev.blockcache.bucket.BucketCacheConfig;
 import dev.blockcache.jmh.workload.SlotShape;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;

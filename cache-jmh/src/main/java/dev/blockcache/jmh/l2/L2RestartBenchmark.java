@@ -8,7 +8,7 @@ import dev.blockcache.bucket.index.BlockIndex;
 import dev.blockcache.bucket.index.IndexEntry;
 import dev.blockcache.bucket.persist.IndexCheckpointWriter;
 import dev.blockcache.bucket.persist.IndexPersister;
-import dev.blockcache.config.BucketCacheConfig;
+import dev.blockcache.bucket.BucketCacheConfig;
 import dev.blockcache.jmh.BenchmarkDefaults;
 import java.io.IOException;
 import java.nio.file.Files;

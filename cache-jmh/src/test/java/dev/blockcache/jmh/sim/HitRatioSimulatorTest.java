@@ -82,7 +82,7 @@ class HitRatioSimulatorTest {
     assertTrue(assertThrows(IllegalArgumentException.class, () -> SimOptions.parse("--sizes=0.1,2"))
         .getMessage().contains("'2' is not a fraction in (0, 1]"));
     assertTrue(assertThrows(IllegalArgumentException.class, () -> SimOptions.parse("--l2-engine=file"))
-        .getMessage().contains("accepted [heap, offheap]"));
+        .getMessage().contains("accepted a memory engine (heap, offheap)"));
     assertThrows(IllegalArgumentException.class, () -> SimOptions.parse("--size=0.1"));
     assertThrows(IllegalArgumentException.class, () -> SimOptions.parse("--block-size=0"));
   }

@@ -4,7 +4,7 @@ import dev.blockcache.bucket.BucketCache;
 import dev.blockcache.bucket.alloc.BucketAllocator;
 import dev.blockcache.bucket.format.BlockHeader;
 import dev.blockcache.buffer.HeapBlock;
-import dev.blockcache.config.BucketCacheConfig;
+import dev.blockcache.bucket.BucketCacheConfig;
 import dev.blockcache.config.LruConfig;
 import dev.blockcache.config.TinyLfuConfig;
 import dev.blockcache.jmh.sim.trace.Trace;

@@ -1,4 +1,4 @@
-package dev.blockcache.config;
+package dev.blockcache.site;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -25,7 +25,7 @@ class ConfigurationDocTest {
     int end = doc.indexOf(END);
     String documented = begin < 0 || end < begin ? "(markers missing)" : doc.substring(begin + BEGIN.length(), end);
     assertEquals(expected, documented,
-        "docs/configuration.md differs from ConfigKeys; the expected text is in cache-core/target/configuration-keys.md");
+        "docs/configuration.md differs from ConfigKeys; the expected text is in cache-bucket/target/configuration-keys.md");
   }
 
   private static String tables() {

@@ -1,5 +1,12 @@
-package dev.blockcache.config;
+package dev.blockcache.site;
 
+import dev.blockcache.bucket.BucketCacheConfig;
+import dev.blockcache.bucket.BucketCacheReader;
+import dev.blockcache.config.ConfigException;
+import dev.blockcache.config.L1Policy;
+import dev.blockcache.config.LruConfig;
+import dev.blockcache.config.SiteValues;
+import dev.blockcache.config.TinyLfuConfig;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -112,7 +119,7 @@ public final class SiteConfigReader {
     if (maxHeapBytes <= 0) {
       throw new IllegalArgumentException("max heap must be positive, was " + maxHeapBytes);
     }
-    SiteValues values = new SiteValues(conf);
+    SiteValues values = new SiteValues(conf::get);
     Map<String, String> present = cacheKeysPresent(conf);
     List<String> reports = new ArrayList<>();
     reportForeignKeys(present, reports);
@@ -128,12 +135,10 @@ public final class SiteConfigReader {
           reports, L1_SIZE, L1_POLICY);
     } else {
       if (policy == L1Policy.LRU) {
-        lru = lru(values, l1Capacity);
+        lru = LruConfig.read(values, l1Capacity);
         reportPrefix(present, TinyLfuConfig.MAX_BLOCK_SIZE, "applies to the TinyLFU policy only", reports);
       } else {
-        tinyLfu = TinyLfuConfig.of(l1Capacity, values.integer(TinyLfuConfig.MAX_BLOCK_SIZE,
-            TinyLfuConfig.DEFAULT_MAX_BLOCK_SIZE), values.integer(LruConfig.MIN_BLOCK_SIZE,
-            LruConfig.DEFAULT_MIN_BLOCK_SIZE));
+        tinyLfu = TinyLfuConfig.read(values, l1Capacity);
         reportPrefix(present, LRU_PREFIX, "applies to the LRU policy only", reports);
       }
       if (values.text(BucketCacheConfig.IOENGINE) != null) {
@@ -190,21 +195,6 @@ public final class SiteConfigReader {
           + " together (this L1 is %.2f)", Math.max(0, MAX_L1_PLUS_MEMSTORE - memstore), MEMSTORE_SIZE, memstore,
           MAX_L1_PLUS_MEMSTORE, l1Share));
     }
-  }
-
-  private static LruConfig lru(SiteValues v, long capacity) {
-    return LruConfig.builder(capacity)
-        .minFactor(v.fraction(LruConfig.MIN_FACTOR, LruConfig.DEFAULT_MIN_FACTOR))
-        .acceptableFactor(v.fraction(LruConfig.ACCEPTABLE_FACTOR, LruConfig.DEFAULT_ACCEPTABLE_FACTOR))
-        .hardCapacityLimitFactor(v.fraction(LruConfig.HARD_CAPACITY_LIMIT_FACTOR,
-            LruConfig.DEFAULT_HARD_CAPACITY_LIMIT_FACTOR))
-        .priorityShares(v.fraction(LruConfig.SINGLE_PERCENTAGE, LruConfig.DEFAULT_SINGLE_PERCENTAGE),
-            v.fraction(LruConfig.MULTI_PERCENTAGE, LruConfig.DEFAULT_MULTI_PERCENTAGE),
-            v.fraction(LruConfig.MEMORY_PERCENTAGE, LruConfig.DEFAULT_MEMORY_PERCENTAGE))
-        .inMemoryForceMode(v.bool(LruConfig.IN_MEMORY_FORCE_MODE, false))
-        .maxBlockSize(v.integer(LruConfig.MAX_BLOCK_SIZE, LruConfig.DEFAULT_MAX_BLOCK_SIZE))
-        .minBlockSize(v.integer(LruConfig.MIN_BLOCK_SIZE, LruConfig.DEFAULT_MIN_BLOCK_SIZE))
-        .build();
   }
 
   /** Present keys under a cache prefix, plus the storage-engine and unsupported keys, sorted by name. */

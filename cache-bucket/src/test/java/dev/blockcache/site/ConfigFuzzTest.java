@@ -1,8 +1,10 @@
-package dev.blockcache.config;
+package dev.blockcache.site;
 
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.blockcache.bucket.BucketCacheConfig;
+import dev.blockcache.config.ConfigException;
 import dev.blockcache.testing.Figures;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package dev.blockcache.config;
+package dev.blockcache.site;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -6,6 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.blockcache.bucket.BucketCacheConfig;
+import dev.blockcache.config.ConfigException;
+import dev.blockcache.config.L1Policy;
+import dev.blockcache.config.LruConfig;
+import dev.blockcache.config.TinyLfuConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -169,7 +174,6 @@ class SiteConfigReaderTest {
       "hbase.bucketcache.read.copy | 1",
       "hbase.bucketcache.file.directio | on",
       "hbase.bucketcache.checksum.verify | no",
-      "hbase.bucketcache.file.device.model | ssd",
   })
   void aBadValueIsAnErrorNamingTheKeyAndTheValue(String key, String value) {
     Configuration conf = conf(Map.of("hbase.bucketcache.ioengine", "offheap", "hbase.bucketcache.size", "64",
@@ -206,17 +210,39 @@ class SiteConfigReaderTest {
   }
 
   @Test
-  void inlineWritesAreReadForMemoryEnginesReportTheWriterKeysAndAreRefusedForFileEngines() {
-    SiteConfig site = SiteConfigReader.read(conf(Map.of("hbase.bucketcache.ioengine", "offheap",
+  void inlineWritesAreReadReportTheWriterKeysAndTheEngineNameIsCaseInsensitive() {
+    SiteConfig site = SiteConfigReader.read(conf(Map.of("hbase.bucketcache.ioengine", "OFFHEAP",
         "hbase.bucketcache.size", "64", "hbase.bucketcache.writer.inline", "true",
         "hbase.bucketcache.writer.threads", "5")), HEAP);
     assertTrue(site.l2().orElseThrow().writerInline());
     assertEquals(1, site.reportedKeys().size());
     assertTrue(site.reportedKeys().get(0).startsWith("hbase.bucketcache.writer.threads=5: not applied"),
         site.reportedKeys().toString());
-    ConfigException e = assertThrows(ConfigException.class, () -> SiteConfigReader.read(conf(Map.of(
-        "hbase.bucketcache.ioengine", "file:/data/l2.bin", "hbase.bucketcache.size", "64",
-        "hbase.bucketcache.writer.inline", "true")), HEAP));
-    assertEquals("hbase.bucketcache.writer.inline", e.key());
+  }
+
+  @Test
+  void theRemovedDeviceModelKeyIsReportedAsUnknown() {
+    SiteConfig site = SiteConfigReader.read(conf(Map.of("hbase.bucketcache.ioengine", "offheap",
+        "hbase.bucketcache.size", "64", "hbase.bucketcache.file.device.model", "nvme")), HEAP);
+    assertEquals(1, site.reportedKeys().size());
+    assertTrue(site.reportedKeys().get(0).startsWith("hbase.bucketcache.file.device.model=nvme: unknown"),
+        site.reportedKeys().toString());
+  }
+
+  @Test
+  void aSiteConfigCanBeOverriddenInCodeWithoutWritingTextBack() {
+    SiteConfig site = SiteConfigReader.read(conf(Map.of("hbase.bucketcache.ioengine", "file:/data/l2.bin",
+        "hbase.bucketcache.size", "64", "hbase.bucketcache.writer.threads", "5")), HEAP);
+    BucketCacheConfig l2 = site.l2().orElseThrow().toBuilder().ioEngine("offheap").capacity(32L << 20).build();
+    SiteConfig changed = site.withL2(l2);
+    assertEquals("offheap", changed.l2().orElseThrow().ioEngine());
+    assertEquals(32L << 20, changed.l2().orElseThrow().capacity());
+    assertEquals(5, changed.l2().orElseThrow().writerThreads(), "keys not overridden keep their site values");
+    assertEquals("file:/data/l2.bin", site.l2().orElseThrow().ioEngine(), "the original is unchanged");
+    LruConfig lru = site.lru().orElseThrow().toBuilder().capacity(1L << 20).build();
+    assertEquals(1L << 20, site.withLru(lru).lru().orElseThrow().capacity());
+    assertEquals(1L << 20, site.withLru(lru).l1Capacity());
+    assertThrows(IllegalArgumentException.class, () -> site.withTinyLfu(TinyLfuConfig.of(1L << 20)),
+        "the site's policy is LRU");
   }
 }

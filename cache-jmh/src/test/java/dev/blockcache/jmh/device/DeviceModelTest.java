@@ -1,4 +1,4 @@
-package dev.blockcache.bucket.engine.device;
+package dev.blockcache.jmh.device;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

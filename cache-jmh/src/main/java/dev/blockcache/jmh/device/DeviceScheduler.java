@@ -1,4 +1,4 @@
-package dev.blockcache.bucket.engine.device;
+package dev.blockcache.jmh.device;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.util.Arrays;

@@ -1,4 +1,4 @@
-package dev.blockcache.bucket.engine.device;
+package dev.blockcache.jmh.device;
 
 import dev.blockcache.bucket.engine.ChannelIo;
 import java.io.IOException;

@@ -1,10 +1,12 @@
-package dev.blockcache.config;
+package dev.blockcache.site;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.blockcache.bucket.BucketCacheConfig;
+import dev.blockcache.config.ConfigException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;

@@ -1,5 +1,8 @@
-package dev.blockcache.config;
+package dev.blockcache.site;
 
+import dev.blockcache.bucket.BucketCacheConfig;
+import dev.blockcache.config.LruConfig;
+import dev.blockcache.config.TinyLfuConfig;
 import java.util.List;
 import java.util.Map;
 
@@ -66,9 +69,7 @@ public final class ConfigKeys {
               + "writer hand-off; writer threads and queues are then unused); a file engine refuses it at start"),
       new Key(BucketCacheConfig.FILE_DIRECT_IO, "false", "new: file engines open their files with O_DIRECT"),
       new Key(BucketCacheConfig.CHECKSUM_VERIFY, "true",
-          "new: verify each block's CRC32C on reads from file engines; a mismatch is a miss and evicts the block"),
-      new Key(BucketCacheConfig.DEVICE_MODEL, "none",
-          "new, for experiments: model a device under file-engine reads: none, hdd, sata-ssd or nvme"));
+          "new: verify each block's CRC32C on reads from file engines; a mismatch is a miss and evicts the block"));
 
   /** HBase keys that are the storage engine's caching policy, not the cache's: reported, never applied here. */
   public static final List<String> STORAGE_ENGINE_KEYS = List.of(

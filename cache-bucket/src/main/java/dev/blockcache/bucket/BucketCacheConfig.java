@@ -1,16 +1,19 @@
-package dev.blockcache.config;
+package dev.blockcache.bucket;
 
+import dev.blockcache.bucket.alloc.BucketAllocator;
+import dev.blockcache.config.Checks;
+import dev.blockcache.config.ConfigException;
 import java.util.Arrays;
-import java.util.List;
-import java.util.Locale;
 import java.util.stream.Collectors;
 
 /**
  * The configuration of the L2 {@code BucketCache}, with HBase's keys, meanings and defaults: the IO engine, the
  * capacity, the bucket item sizes, the writer threads and their queues, the eviction watermarks and priority shares.
  *
- * <p>Built in code with {@link #builder(String, long)} or from an hbase-site.xml by the configuration reader;
- * {@code build()} validates and every error names the HBase key, the value and what is accepted.
+ * <p>Built in code with {@link #builder(String, long)}, from an hbase-site.xml's values by {@link BucketCacheReader},
+ * or from another config with {@link #toBuilder()}; {@code build()} validates and every error names the HBase key, the
+ * value and what is accepted. Rules about item sizes and buckets are the allocator's ({@link BucketAllocator}); the
+ * rule that inline writes need a memory engine is checked by the cache against its engine.
  *
  * <p>Thread-safety: immutable.
  */
@@ -31,21 +34,16 @@ public final class BucketCacheConfig {
   public static final String COPY_ON_READ = "hbase.bucketcache.read.copy";
   /**
    * New key: on memory engines, {@code cacheBlock} writes the block into its slot on the calling thread instead of
-   * queueing it for a writer thread (one copy instead of two, no hand-off); refused with file engines.
+   * queueing it for a writer thread (one copy instead of two, no hand-off); a cache on an engine that is not
+   * {@link dev.blockcache.bucket.engine.IoEngine#isMemory() memory} refuses it.
    */
   public static final String WRITER_INLINE = "hbase.bucketcache.writer.inline";
-  /** The {@value #IOENGINE} values whose slots are process memory. */
-  public static final List<String> MEMORY_ENGINES = List.of("heap", "offheap");
   /** New key: open {@code file:}/{@code files:} engines with O_DIRECT (4096-byte aligned IO, no page cache). */
   public static final String FILE_DIRECT_IO = "hbase.bucketcache.file.directio";
   /** New key: verify each block's CRC32C when it is read from a file engine (memory engines never check it). */
   public static final String CHECKSUM_VERIFY = "hbase.bucketcache.checksum.verify";
   /** HBase's key: IO errors sustained this long (ms) disable the L2. */
   public static final String IO_ERRORS_TOLERATED_DURATION = "hbase.bucketcache.ioengine.errors.tolerated.duration";
-  /** New key, for benchmarks only: model a device under file engines' reads: none, hdd, sata-ssd or nvme. */
-  public static final String DEVICE_MODEL = "hbase.bucketcache.file.device.model";
-  /** The {@value #DEVICE_MODEL} values accepted. */
-  public static final List<String> DEVICE_MODELS = List.of("none", "hdd", "sata-ssd", "nvme");
   public static final long DEFAULT_IO_ERRORS_TOLERATED_DURATION_MS = 60_000;
   /** Where the L2 index is checkpointed (unset: no persistence, cold start). */
   public static final String PERSISTENT_PATH = "hbase.bucketcache.persistent.path";
@@ -76,8 +74,6 @@ public final class BucketCacheConfig {
   public static final long MAX_CAPACITY = 4L << 40;
   /** {@link #MAX_CAPACITY} in MB, the unit of {@value #SIZE}. */
   public static final long MAX_CAPACITY_MB = MAX_CAPACITY >> 20;
-  /** Item sizes are multiples of this many bytes (HBase's rule; offsets are stored in these units). */
-  public static final int SIZE_UNIT = 256;
   /** The most writer threads accepted: more only contend on 2..64-core machines. */
   public static final int MAX_WRITER_THREADS = 64;
 
@@ -98,7 +94,6 @@ public final class BucketCacheConfig {
   private final boolean fileDirectIo;
   private final boolean checksumVerify;
   private final long ioErrorsToleratedMs;
-  private final String deviceModel;
   private final String persistentPath;
   private final long persistIntervalMs;
 
@@ -108,11 +103,11 @@ public final class BucketCacheConfig {
     }
     this.ioEngine = b.ioEngine.trim();
     this.bucketSizes = checkBucketSizes(b.bucketSizes);
-    int largest = bucketSizes[bucketSizes.length - 1];
-    long bucketCapacity = 4L * largest;
+    long bucketCapacity = BucketAllocator.bucketCapacity(bucketSizes);
     if (b.capacity < bucketCapacity) {
       throw new ConfigException(SIZE, b.capacity + " bytes",
-          "at least one bucket (4 x the largest item size = " + bucketCapacity + " bytes)");
+          "at least one bucket (" + BucketAllocator.ITEMS_OF_LARGEST_PER_BUCKET + " x the largest item size = "
+          + bucketCapacity + " bytes)");
     }
     if (b.capacity > MAX_CAPACITY) {
       throw new ConfigException(SIZE, b.capacity + " bytes", "at most " + MAX_CAPACITY + " bytes (" + MAX_CAPACITY_MB
@@ -138,19 +133,10 @@ public final class BucketCacheConfig {
     Checks.sumToOne(new String[] {SINGLE_FACTOR, MULTI_FACTOR, MEMORY_FACTOR},
         new float[] {singleFactor, multiFactor, memoryFactor});
     this.copyOnRead = b.copyOnRead;
-    if (b.writerInline && !MEMORY_ENGINES.contains(ioEngine)) {
-      throw new ConfigException(WRITER_INLINE, true,
-          "true only with " + IOENGINE + " heap or offheap (it is " + ioEngine + "): file engines write on writer threads");
-    }
     this.writerInline = b.writerInline;
     this.fileDirectIo = b.fileDirectIo;
     this.checksumVerify = b.checksumVerify;
     this.ioErrorsToleratedMs = Checks.between(IO_ERRORS_TOLERATED_DURATION, b.ioErrorsToleratedMs, 0, Long.MAX_VALUE);
-    String model = b.deviceModel == null ? "" : b.deviceModel.trim().toLowerCase(Locale.ROOT);
-    if (!DEVICE_MODELS.contains(model)) {
-      throw new ConfigException(DEVICE_MODEL, b.deviceModel, "one of " + String.join(", ", DEVICE_MODELS));
-    }
-    this.deviceModel = model;
     if (b.persistentPath != null && b.persistentPath.isBlank()) {
       throw new ConfigException(PERSISTENT_PATH, b.persistentPath, "unset, or a file path for the index checkpoint");
     }
@@ -159,20 +145,10 @@ public final class BucketCacheConfig {
   }
 
   private static int[] checkBucketSizes(int[] sizes) {
-    if (sizes == null || sizes.length == 0) {
-      throw new ConfigException(BUCKET_SIZES, "", "a comma-separated list of item sizes in bytes");
-    }
-    String text = Arrays.stream(sizes).mapToObj(String::valueOf).collect(Collectors.joining(","));
-    for (int i = 0; i < sizes.length; i++) {
-      if (sizes[i] <= 0 || sizes[i] % SIZE_UNIT != 0) {
-        throw new ConfigException(BUCKET_SIZES, text, "positive multiples of " + SIZE_UNIT + " (" + sizes[i] + " is not)");
-      }
-      if (i > 0 && sizes[i] <= sizes[i - 1]) {
-        throw new ConfigException(BUCKET_SIZES, text, "sizes in strictly ascending order");
-      }
-    }
-    if (sizes[sizes.length - 1] > (1 << 30) / 4) {
-      throw new ConfigException(BUCKET_SIZES, text, "item sizes up to " + (1 << 28) + " bytes");
+    String problem = BucketAllocator.itemSizesProblem(sizes);
+    if (problem != null) {
+      String text = sizes == null ? "" : Arrays.stream(sizes).mapToObj(String::valueOf).collect(Collectors.joining(","));
+      throw new ConfigException(BUCKET_SIZES, text, "a comma-separated list of item sizes in bytes: " + problem);
     }
     return sizes.clone();
   }
@@ -185,6 +161,26 @@ public final class BucketCacheConfig {
    */
   public static Builder builder(String ioEngine, long capacityBytes) {
     return new Builder(ioEngine, capacityBytes);
+  }
+
+  /** A builder holding this config's values, to change some (a capacity, a path) and build a new config. */
+  public Builder toBuilder() {
+    return builder(ioEngine, capacity)
+        .bucketSizes(bucketSizes)
+        .writerThreads(writerThreads)
+        .writerQueueLength(writerQueueLength)
+        .queueAdditionWaitTimeMs(queueAdditionWaitTimeMs)
+        .acceptFactor(acceptFactor)
+        .minFactor(minFactor)
+        .extraFreeFactor(extraFreeFactor)
+        .priorityFactors(singleFactor, multiFactor, memoryFactor)
+        .copyOnRead(copyOnRead)
+        .writerInline(writerInline)
+        .fileDirectIo(fileDirectIo)
+        .checksumVerify(checksumVerify)
+        .ioErrorsToleratedMs(ioErrorsToleratedMs)
+        .persistentPath(persistentPath)
+        .persistIntervalMs(persistIntervalMs);
   }
 
   public String ioEngine() {
@@ -200,9 +196,9 @@ public final class BucketCacheConfig {
     return bucketSizes.clone();
   }
 
-  /** Bytes of one bucket: four items of the largest size. */
+  /** Bytes of one bucket, as the allocator cuts them from these item sizes. */
   public long bucketCapacity() {
-    return 4L * bucketSizes[bucketSizes.length - 1];
+    return BucketAllocator.bucketCapacity(bucketSizes);
   }
 
   public int writerThreads() {
@@ -273,11 +269,6 @@ public final class BucketCacheConfig {
     return ioErrorsToleratedMs;
   }
 
-  /** The device modelled under file engines' reads: {@code none} (the default) or a profile name. */
-  public String deviceModel() {
-    return deviceModel;
-  }
-
   /** The {@value #PERSISTENT_PATH} value, or {@code null} when the index is not persisted. */
   public String persistentPath() {
     return persistentPath;
@@ -310,7 +301,6 @@ public final class BucketCacheConfig {
     private boolean writerInline;
     private boolean checksumVerify = true;
     private long ioErrorsToleratedMs = DEFAULT_IO_ERRORS_TOLERATED_DURATION_MS;
-    private String deviceModel = "none";
     private String persistentPath;
     private long persistIntervalMs = DEFAULT_PERSIST_INTERVAL_MS;
 
@@ -394,11 +384,6 @@ public final class BucketCacheConfig {
 
     public Builder ioErrorsToleratedMs(long value) {
       this.ioErrorsToleratedMs = value;
-      return this;
-    }
-
-    public Builder deviceModel(String value) {
-      this.deviceModel = value;
       return this;
     }
 

@@ -1,12 +1,15 @@
-package dev.blockcache.config;
+package dev.blockcache.bucket;
+
+import dev.blockcache.config.ConfigException;
+import dev.blockcache.config.SiteValues;
 
 /**
- * Reads the {@code hbase.bucketcache.*} keys into a {@link BucketCacheConfig}; the part of {@link SiteConfigReader}
- * that runs when {@value BucketCacheConfig#IOENGINE} is set.
+ * Reads the {@code hbase.bucketcache.*} keys into a {@link BucketCacheConfig}; the part of the hbase-site reader
+ * ({@code dev.blockcache.site.SiteConfigReader}) that runs when {@value BucketCacheConfig#IOENGINE} is set.
  *
  * <p>Thread-safety: stateless.
  */
-final class BucketCacheReader {
+public final class BucketCacheReader {
   private static final long MB = 1024L * 1024;
   /**
    * Smallest largest item size an hbase-site.xml may give: a 1 KiB block plus its slot header (24 bytes and the file
@@ -16,7 +19,12 @@ final class BucketCacheReader {
 
   private BucketCacheReader() {}
 
-  static BucketCacheConfig read(SiteValues v) {
+  /**
+   * The L2 config {@code v}'s {@code hbase.bucketcache.*} keys ask for.
+   *
+   * @throws ConfigException naming the first key whose value cannot be used
+   */
+  public static BucketCacheConfig read(SiteValues v) {
     String engine = v.text(BucketCacheConfig.IOENGINE);
     String sizeText = v.text(BucketCacheConfig.SIZE);
     if (sizeText == null) {
@@ -58,7 +66,6 @@ final class BucketCacheReader {
             BucketCacheConfig.DEFAULT_IO_ERRORS_TOLERATED_DURATION_MS))
         .persistentPath(v.text(BucketCacheConfig.PERSISTENT_PATH))
         .persistIntervalMs(v.integer(BucketCacheConfig.PERSIST_INTERVAL, BucketCacheConfig.DEFAULT_PERSIST_INTERVAL_MS))
-        .deviceModel(v.text(BucketCacheConfig.DEVICE_MODEL) == null ? "none" : v.text(BucketCacheConfig.DEVICE_MODEL))
         .build();
   }
 }

@@ -1,4 +1,4 @@
-package dev.blockcache.bucket;
+package dev.blockcache.jmh.device;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -9,26 +9,30 @@ import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.CacheOptions;
 import dev.blockcache.api.CacheResult;
 import dev.blockcache.api.ReadOptions;
+import dev.blockcache.bucket.BucketCache;
+import dev.blockcache.bucket.BucketCacheConfig;
 import dev.blockcache.bucket.engine.ChannelIo;
-import dev.blockcache.bucket.engine.device.DeviceModelIo;
+import dev.blockcache.bucket.engine.FileEngineOptions;
+import dev.blockcache.bucket.engine.IoEngineRegistry;
+import dev.blockcache.bucket.engine.PageCache;
 import dev.blockcache.testing.Blocks;
 import io.netty.buffer.ByteBuf;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code hbase.bucketcache.file.device.model} reaches the file engine and leaves the bytes served unchanged. */
+/** A device model injected through {@link FileEngineOptions} reaches the file engine and leaves the bytes served unchanged. */
 class DeviceModelledFileCacheTest {
   @TempDir
   Path dir;
 
   @Test
-  void anNvmeModelledCacheServesVerifiedBlocks() {
-    var config = BucketCaches.config("file:" + dir.resolve("cache.bin"), 16L << 20).deviceModel("nvme").build();
-    assertTrue(BucketCache.fileEngineOptions(config).io() instanceof DeviceModelIo);
-    assertEquals(ChannelIo.PLAIN,
-        BucketCache.fileEngineOptions(BucketCaches.config("file:/x", 16L << 20).build()).io(), "off by default");
-    try (BucketCache cache = BucketCaches.create(config)) {
+  void anNvmeModelledCacheServesVerifiedBlocks() throws Exception {
+    var config = BucketCacheConfig.builder("file:" + dir.resolve("cache.bin"), 16L << 20).build();
+    ChannelIo nvme = DeviceModelIo.wrap(ChannelIo.PLAIN, "nvme");
+    assertTrue(nvme instanceof DeviceModelIo);
+    try (BucketCache cache = BucketCache.create(config,
+        IoEngineRegistry.withBuiltins(new FileEngineOptions(PageCache.USED, nvme)))) {
       for (int i = 0; i < 20; i++) {
         BlockKey key = BlockKey.of("f", i);
         ByteBuf source = Blocks.payload(key, 3000 + i);

@@ -1,10 +1,13 @@
-package dev.blockcache.config;
+package dev.blockcache.bucket;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.blockcache.bucket.alloc.BucketAllocator;
+import dev.blockcache.config.ConfigException;
+import java.util.Arrays;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
@@ -65,19 +68,49 @@ class BucketCacheConfigTest {
   }
 
   @Test
-  void fileEngineKeysDefaultToBufferedVerifiedTolerantAndUnmodelled() {
+  void fileEngineKeysDefaultToBufferedVerifiedAndTolerant() {
     BucketCacheConfig c = BucketCacheConfig.builder("file:/data/cache.bin", 64 * MB).build();
     assertEquals(false, c.fileDirectIo());
     assertEquals(true, c.checksumVerify());
     assertEquals(60_000, c.ioErrorsToleratedMs());
-    assertEquals("none", c.deviceModel());
-    assertEquals("sata-ssd", BucketCacheConfig.builder("file:/c", 64 * MB).deviceModel(" SATA-SSD ").build()
-        .deviceModel());
+  }
+
+  @Test
+  void toBuilderKeepsEveryValue() {
+    BucketCacheConfig c = BucketCacheConfig.builder("file:/c", 64 * MB).bucketSizes(1280, 8192).writerThreads(5)
+        .writerQueueLength(7).queueAdditionWaitTimeMs(9).acceptFactor(0.9f).minFactor(0.8f).extraFreeFactor(0.2f)
+        .priorityFactors(0.5f, 0.25f, 0.25f).copyOnRead(true).fileDirectIo(true).checksumVerify(false)
+        .ioErrorsToleratedMs(11).persistentPath("/p").persistIntervalMs(13).build();
+    BucketCacheConfig copy = c.toBuilder().build();
+    assertEquals(describe(c), describe(copy));
+    assertEquals(32 * MB, c.toBuilder().capacity(32 * MB).build().capacity());
+    assertEquals(64 * MB, c.capacity(), "the original is unchanged");
+  }
+
+  private static String describe(BucketCacheConfig c) {
+    return String.join(",", c.ioEngine(), "" + c.capacity(), Arrays.toString(c.bucketSizes()),
+        "" + c.writerThreads(), "" + c.writerQueueLength(), "" + c.queueAdditionWaitTimeMs(), "" + c.acceptFactor(),
+        "" + c.minFactor(), "" + c.extraFreeFactor(), "" + c.singleFactor(), "" + c.multiFactor(),
+        "" + c.memoryFactor(), "" + c.copyOnRead(), "" + c.writerInline(), "" + c.fileDirectIo(),
+        "" + c.checksumVerify(), "" + c.ioErrorsToleratedMs(), c.persistentPath(), "" + c.persistIntervalMs());
+  }
+
+  @Test
+  void itemSizesFollowTheAllocatorsRule() {
+    for (int[] sizes : new int[][] {{1280, 1024}, {1000, 2048}, {0, 1280}, {1280, 1280}, {256, 1 << 30}}) {
+      String problem = BucketAllocator.itemSizesProblem(sizes);
+      assertTrue(problem != null, Arrays.toString(sizes));
+      ConfigException e = assertThrows(ConfigException.class,
+          () -> BucketCacheConfig.builder("offheap", 64 * MB).bucketSizes(sizes).build());
+      assertEquals(BucketCacheConfig.BUCKET_SIZES, e.key());
+      assertTrue(e.getMessage().contains(problem), e.getMessage());
+    }
+    assertEquals(BucketAllocator.bucketCapacity(new int[] {1280, 8192}),
+        BucketCacheConfig.builder("offheap", 64 * MB).bucketSizes(1280, 8192).build().bucketCapacity());
   }
 
   @Test
   void fileEngineKeysRejectBadValuesNamingTheKey() {
-    rejects(BucketCacheConfig.DEVICE_MODEL, "floppy", b -> b.deviceModel("floppy"));
     rejects(BucketCacheConfig.IO_ERRORS_TOLERATED_DURATION, "-1", b -> b.ioErrorsToleratedMs(-1));
   }
 
