@@ -35,7 +35,7 @@ class DeviceModelledFileCacheTest {
         assertEquals(CacheResult.CACHED, cache.cacheBlock(key, source, CacheOptions.of(BlockCategory.DATA)));
         source.release();
       }
-      cache.drainWriters();
+      BucketCaches.drain(cache);
       for (int i = 0; i < 20; i++) {
         BlockKey key = BlockKey.of("f", i);
         ByteBuf block = cache.getBlock(key, ReadOptions.of(BlockCategory.DATA));
