@@ -96,7 +96,9 @@ public final class BucketCache implements BlockCache {
   private final SlotFaults faults;
   private final WriterPipeline pipeline;
   private final SlotReader reader;
-  /** Writes on the calling thread ({@code hbase.bucketcache.writer.inline}), or null: queued for the writers. */
+  /** Where {@code cacheBlock}'s copy goes: see {@link CopyPath}. */
+  private final CopyPath copies;
+  /** Writes on the calling thread (memory engines), or null: every block is queued for the writers. */
   private final InlineWriter inline;
   /** Warm restart (checkpoint and restore), or null without {@code hbase.bucketcache.persistent.path}. */
   private final BucketPersistence persistence;
@@ -127,7 +129,7 @@ public final class BucketCache implements BlockCache {
   public static BucketCache create(BucketCacheConfig config, IoEngine engine) {
     Objects.requireNonNull(config, "config");
     Objects.requireNonNull(engine, "engine");
-    BucketCache cache = new BucketCache(config, engine, System::currentTimeMillis);
+    BucketCache cache = new BucketCache(config, engine, System::currentTimeMillis, CopyPath.of(config, engine));
     cache.start();
     return cache;
   }
@@ -159,9 +161,14 @@ public final class BucketCache implements BlockCache {
   /**
    * A cache over {@code engine} (which it owns), not started: no writer or checkpoint thread runs until
    * {@link #start()}, and {@link #awaitWritten} writes queued blocks on the calling thread meanwhile. For tests in
-   * this package that step the write path by hand; the IO-error window's clock (ms) is injected.
+   * this package that step the write path by hand: {@code cacheBlock} queues every block (unless the config asks
+   * for inline writes), and the IO-error window's clock (ms) is injected.
    */
   BucketCache(BucketCacheConfig config, IoEngine engine, LongSupplier clockMs) {
+    this(config, engine, clockMs, config.writerInline() ? CopyPath.SLOT : CopyPath.QUEUED);
+  }
+
+  private BucketCache(BucketCacheConfig config, IoEngine engine, LongSupplier clockMs, CopyPath copies) {
     if (engine.segmentSize() % config.bucketCapacity() != 0) {
       engine.close();
       throw new IllegalArgumentException("engine segment size " + engine.segmentSize()
@@ -182,7 +189,9 @@ public final class BucketCache implements BlockCache {
         new SlotWriter(slots, reclaimer, index, ramCache, counters, faults, this::fail));
     this.reader = new SlotReader(slots, index, new ReadBufferPool(allocator), faults, release.removed,
         SlotReadPolicy.of(config, engine));
-    this.inline = config.writerInline() ? new InlineWriter(slots, reclaimer, index, counters, faults) : null;
+    this.copies = copies;
+    this.inline = copies == CopyPath.QUEUED ? null
+        : new InlineWriter(slots, reclaimer, allocator, index, counters, faults);
     this.persistence = BucketPersistence.create(config, engine, allocator, index, counters, clockMs);
   }
 
@@ -194,7 +203,7 @@ public final class BucketCache implements BlockCache {
     if (persistence != null) {
       persistence.start("bucketcache-" + instance + "-checkpoint");
     }
-    if (inline != null) {
+    if (copies == CopyPath.SLOT) {
       return; // blocks are written by cacheBlock's caller: no writer thread to start
     }
     AtomicInteger n = new AtomicInteger();
@@ -217,13 +226,17 @@ public final class BucketCache implements BlockCache {
    */
   public boolean awaitWritten(Duration timeout) throws InterruptedException {
     Objects.requireNonNull(timeout, "timeout");
-    if (inline != null || closed) {
+    if (copies == CopyPath.SLOT || closed) {
       return true;
     }
     return pipeline.awaitWritten(timeout);
   }
 
-  /** {@inheritDoc} A copy of the block waits on the heap for its writer, unless the writes are inline. */
+  /**
+   * {@inheritDoc} On a memory engine the block is copied straight into a slot that is free without evicting (or into
+   * any slot, evicting, with {@code hbase.bucketcache.writer.inline}); otherwise a copy waits on the heap for its
+   * writer.
+   */
   @Override
   public CacheResult cacheBlock(BlockKey key, ByteBuf block, CacheOptions options) {
     return cacheBlock(key, block, options, QueueWait.CONFIGURED);
@@ -237,17 +250,23 @@ public final class BucketCache implements BlockCache {
   public CacheResult cacheBlock(BlockKey key, ByteBuf block, CacheOptions options, QueueWait wait) {
     checkInsert(key, block, options, wait);
     CacheResult result = refusal(key, block);
+    if (result == null && copies == CopyPath.SLOT) {
+      result = inline.write(key, block, options, storedLength(key, block));
+    } else if (result == null && copies == CopyPath.FREE_SLOT) {
+      result = ramCache.get(key) != null ? CacheResult.ALREADY_CACHED
+          : inline.writeIfFree(key, block, options, storedLength(key, block));
+    }
     if (result == null) {
-      result = inline != null ? inline.write(key, block, options, storedLength(key, block))
-          : enqueue(key, WaitingBlock.copyOf(block, options.category()), options, wait);
+      result = enqueue(key, WaitingBlock.copyOf(block, options.category()), options, wait);
     }
     return counted(result);
   }
 
   /**
-   * {@inheritDoc} The buffer itself waits in the RAM cache for its writer (no copy), gets read views of it meanwhile,
-   * and the cache releases it once the block is in its slot and no such view is left (or at once on a refusal). With
-   * inline writes the block is copied into its slot and the buffer released before the call returns.
+   * {@inheritDoc} The buffer itself waits in the RAM cache for its writer (no copy on the caller's thread), gets read
+   * views of it meanwhile, and the cache releases it once the block is in its slot and no such view is left (or at
+   * once on a refusal). With {@code hbase.bucketcache.writer.inline} the block is copied into its slot and the buffer
+   * released before the call returns.
    */
   @Override
   public CacheResult handOver(BlockKey key, ByteBuf block, CacheOptions options) {
@@ -268,7 +287,7 @@ public final class BucketCache implements BlockCache {
       throw e;
     }
     CacheResult result = refusal(key, block);
-    if (result == null && inline != null) {
+    if (result == null && copies == CopyPath.SLOT) {
       result = inline.write(key, block, options, storedLength(key, block));
     } else if (result == null) {
       return counted(enqueue(key, WaitingBlock.takeOver(block, options.category()), options, wait));

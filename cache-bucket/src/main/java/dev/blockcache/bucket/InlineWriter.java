@@ -3,6 +3,7 @@ package dev.blockcache.bucket;
 import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.CacheOptions;
 import dev.blockcache.api.CacheResult;
+import dev.blockcache.bucket.alloc.BucketAllocator;
 import dev.blockcache.bucket.engine.IoEngine;
 import dev.blockcache.bucket.index.BlockIndex;
 import dev.blockcache.bucket.index.IndexEntry;
@@ -10,8 +11,10 @@ import io.netty.buffer.ByteBuf;
 
 /**
  * The write path of {@code hbase.bucketcache.writer.inline=true} (memory engines only): {@code cacheBlock} puts the
- * block into its slot on the calling thread. One copy of the block (the caller's buffer into the slot) instead of
- * two (into a heap copy, then into the slot), no RAM cache, no queue, no writer thread.
+ * block into its slot on the calling thread. Without that key, a memory engine's {@code cacheBlock} takes this path
+ * too whenever a slot is free without evicting ({@link #writeIfFree}), and queues for the writers otherwise. One copy
+ * of the block (the caller's buffer into the slot) instead of two (into a heap copy, then into the slot), no RAM
+ * cache, no queue, no writer thread.
  *
  * <h2>Steps and races</h2>
  * <ol>
@@ -36,18 +39,20 @@ final class InlineWriter {
   private final SlotGuard slots;
   private final IoEngine engine;
   private final SpaceReclaimer reclaimer;
+  private final BucketAllocator allocator;
   private final BlockIndex index;
   private final BucketCounters counters;
   private final SlotFaults faults;
 
-  InlineWriter(SlotGuard slots, SpaceReclaimer reclaimer, BlockIndex index, BucketCounters counters,
-      SlotFaults faults) {
+  InlineWriter(SlotGuard slots, SpaceReclaimer reclaimer, BucketAllocator allocator, BlockIndex index,
+      BucketCounters counters, SlotFaults faults) {
     if (!slots.engine().isMemory()) {
       throw new IllegalArgumentException("inline writes need a memory engine, not " + slots.engine().spec());
     }
     this.slots = slots;
     this.engine = slots.engine();
     this.reclaimer = reclaimer;
+    this.allocator = allocator;
     this.index = index;
     this.counters = counters;
     this.faults = faults;
@@ -62,6 +67,20 @@ final class InlineWriter {
     if (offset < 0) {
       return CacheResult.NO_SPACE;
     }
+    return writeAt(key, block, options, offset, stored);
+  }
+
+  /**
+   * As {@link #write} if a slot is free now; evicts nothing.
+   *
+   * @return the result, or null (nothing done) when no slot of the block's size is free without evicting
+   */
+  CacheResult writeIfFree(BlockKey key, ByteBuf block, CacheOptions options, int stored) {
+    long offset = allocator.allocate(stored);
+    return offset < 0 ? null : writeAt(key, block, options, offset, stored);
+  }
+
+  private CacheResult writeAt(BlockKey key, ByteBuf block, CacheOptions options, long offset, int stored) {
     if (!slots.pin(offset)) {
       slots.free(offset, stored);
       return CacheResult.DISABLED;

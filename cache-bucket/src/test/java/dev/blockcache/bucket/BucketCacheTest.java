@@ -346,4 +346,30 @@ class BucketCacheTest {
       assertEquals(0, cache.ramCache().size());
     }
   }
+
+  /**
+   * The default path on a memory engine: a block is copied into a free slot before {@code cacheBlock} returns (no
+   * RAM cache, no writer); once no slot is free without evicting, blocks are queued and the writers evict.
+   */
+  @Test
+  void aMemoryEngineCopiesIntoAFreeSlotAndQueuesOnceEvictionIsNeeded() throws Exception {
+    BucketCacheConfig config = BucketCaches.config("offheap", 8L << 20).queueAdditionWaitTimeMs(10_000).build();
+    try (BucketCache cache = BucketCache.create(config)) {
+      BlockKey first = BlockKey.of("f", 0);
+      assertEquals(CacheResult.CACHED, put(cache, first, 4000));
+      assertTrue(cache.index().peek(first) != IndexEntry.ABSENT, "not in its slot when cacheBlock returned");
+      assertEquals(0, cache.ramCache().size());
+      for (int i = 1; i < 3000; i++) {
+        assertEquals(CacheResult.CACHED, put(cache, BlockKey.of("f", i * 4096L), 4000), "block " + i);
+      }
+      assertTrue(cache.awaitWritten(Duration.ofSeconds(30)));
+      assertTrue(cache.stats().evictedBlockCount() > 0, "the writers made room");
+      assertEquals(0, cache.stats().failedInsertionCount());
+      BlockKey last = BlockKey.of("f", 2999 * 4096L);
+      ByteBuf block = cache.getBlock(last, DATA);
+      assertNotNull(block, "the last block was not cached");
+      Blocks.verify(last, 4000, block);
+      block.release();
+    }
+  }
 }
