@@ -43,7 +43,8 @@ import java.util.function.LongSupplier;
  * <ol>
  *   <li><b>Waiting.</b> {@code cacheBlock} copies the block to the heap ({@code handOver} keeps the caller's buffer
  *       instead), puts it in the RAM cache (where gets find it) and queues it for its writer; a full queue fails the
- *       call with {@link CacheResult#QUEUE_FULL}.</li>
+ *       call with {@link CacheResult#QUEUE_FULL}. On a memory engine {@code cacheBlock} skips this step and the
+ *       next while a slot is free without evicting: it copies the block into that slot itself ({@link CopyPath}).</li>
  *   <li><b>Written.</b> A writer allocates a slot (evicting if needed, see {@link SpaceReclaimer}), writes header and
  *       block, maps the key to the slot in the index, then takes the block out of the RAM cache and drops its hold
  *       on the bytes (see {@link WaitingBlock}: a handed-over buffer is released once no get reads it).</li>
@@ -83,7 +84,6 @@ public final class BucketCache implements BlockCache {
   /** Milliseconds between two IO warnings: one line per 10 s is enough to notice and cannot flood a log. */
   static final long WARN_INTERVAL_MS = 10_000;
 
-  private final BucketCacheConfig config;
   private final BucketAllocator allocator;
   private final SlotPins pins;
   private final SlotGuard slots;
@@ -174,7 +174,6 @@ public final class BucketCache implements BlockCache {
       throw new IllegalArgumentException("engine segment size " + engine.segmentSize()
           + " is not a multiple of the bucket capacity " + config.bucketCapacity());
     }
-    this.config = config;
     this.allocator = new BucketAllocator(Math.min(config.capacity(), engine.capacity()), config.bucketSizes());
     this.pins = new SlotPins(allocator::free);
     this.slots = new SlotGuard(engine, pins);
