@@ -19,8 +19,14 @@ import dev.blockcache.bucket.index.IndexEntry;
 import dev.blockcache.bucket.write.PendingWrite;
 import dev.blockcache.bucket.write.QueueWait;
 import dev.blockcache.bucket.write.WriterPipeline;
-import dev.blockcache.buffer.HeapBlock;
+import dev.blockcache.bucket.alloc.SlotPins;
+import dev.blockcache.bucket.index.BlockIndex;
+import dev.blockcache.bucket.write.WaitingBlock;
 import dev.blockcache.config.ConfigException;
+import dev.blockcache.stats.StatsRecorder;
+import java.time.Duration;
+import java.util.Objects;
+import org.slf4j.LoggerFactory;
 import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 import java.util.Iterator;
@@ -34,10 +40,13 @@ import java.util.function.LongSupplier;
  *
  * <h2>Life of an entry</h2>
  * <ol>
- *   <li><b>Waiting.</b> {@code cacheBlock} copies the block to the heap, puts it in the RAM cache (where gets find it)
- *       and queues it for its writer; a full queue fails the call with {@link CacheResult#QUEUE_FULL}.</li>
+ *   <li><b>Waiting.</b> {@code cacheBlock} copies the block to the heap ({@code handOver} keeps the caller's buffer
+ *       instead), puts it in the RAM cache (where gets find it) and queues it for its writer; a full queue fails the
+ *       call with {@link CacheResult#QUEUE_FULL}. On a memory engine {@code cacheBlock} skips this step and the
+ *       next while a slot is free without evicting: it copies the block into that slot itself ({@link CopyPath}).</li>
  *   <li><b>Written.</b> A writer allocates a slot (evicting if needed, see {@link SpaceReclaimer}), writes header and
- *       block, maps the key to the slot in the index, then drops the heap copy.</li>
+ *       block, maps the key to the slot in the index, then takes the block out of the RAM cache and drops its hold
+ *       on the bytes (see {@link WaitingBlock}: a handed-over buffer is released once no get reads it).</li>
  *   <li><b>Read.</b> A get pins the slot and hands out a view; see {@link SlotReader}.</li>
  *   <li><b>Removed.</b> Eviction, {@code evictBlock}, {@code evictBlocksByFile} or {@code close} take the entry out of
  *       the index (exactly once: the index removes an entry once) and ask the pin table to free the slot.</li>
@@ -45,14 +54,24 @@ import java.util.function.LongSupplier;
  * </ol>
  *
  * <h2>Ownership</h2>
- * As for every {@link BlockCache}: {@link #cacheBlock} copies and the caller keeps its buffer; {@link #getBlock}
- * returns a block of which the caller owns one reference and must release it.
+ * As for every {@link BlockCache}: {@link #cacheBlock} copies and the caller keeps its buffer; {@link #handOver}
+ * takes the caller's reference whatever it returns and keeps the buffer itself until the block is in its slot;
+ * {@link #getBlock} returns a block of which the caller owns one reference and must release it.
  *
  * <p>With {@code hbase.bucketcache.writer.inline=true} (memory engines only) steps 1 and 2 happen on the caller's
- * thread inside {@code cacheBlock}, with no RAM cache and no queue; see {@link InlineWriter}.
+ * thread inside {@code cacheBlock}, with no RAM cache and no queue; see {@link InlineWriter}. {@code handOver} then
+ * copies into the slot and releases the caller's buffer at once.
  *
- * <p>Lifecycle: the constructor starts no thread; {@link #start()} starts the writers. Without it, blocks wait until
- * {@link #drainWriters()} writes them on the calling thread (what tests do).
+ * <h2>Parts</h2>
+ * Each part gets what it needs and nothing else: the {@link SlotGuard} (pins, close, engine release), the
+ * {@link dev.blockcache.bucket.index.BlockIndex}, the {@link RamCache}, the {@link SpaceReclaimer}, a
+ * {@link SlotReader}, a {@link SlotWriter} behind the {@link WriterPipeline} (or an {@link InlineWriter}), the
+ * {@link SlotRelease} sinks, the {@link SlotFaults} report, and {@link BucketPersistence}. This class wires them.
+ *
+ * <h2>Lifecycle</h2>
+ * A cache from the {@code create} factories is started: its persisted index restored (if configured), its checkpoint
+ * and writer threads running. {@link #close()} is the only stop. {@link #awaitWritten} waits, bounded, until the
+ * blocks accepted so far are in their slots (for tests and benchmarks; caching needs no such call).
  *
  * <p>Thread-safety: safe for concurrent use by any number of threads.
  */
@@ -61,11 +80,24 @@ public final class BucketCache implements BlockCache {
   private static final long TARGET_SEGMENT_BYTES = 16L << 20;
 
   private static final AtomicInteger INSTANCES = new AtomicInteger();
+  /** Milliseconds between two IO warnings: one line per 10 s is enough to notice and cannot flood a log. */
+  static final long WARN_INTERVAL_MS = 10_000;
 
-  private final BucketCacheParts parts;
+  private final BucketAllocator allocator;
+  private final SlotPins pins;
+  private final SlotGuard slots;
+  private final BlockIndex index;
+  private final RamCache ramCache = new RamCache();
+  private final StatsRecorder stats = new StatsRecorder();
+  private final BucketCounters counters = new BucketCounters();
+  private final SlotRelease release;
+  private final IoErrorTolerance ioErrors;
+  private final SlotFaults faults;
   private final WriterPipeline pipeline;
   private final SlotReader reader;
-  /** Writes on the calling thread ({@code hbase.bucketcache.writer.inline}), or null: queued for the writers. */
+  /** Where {@code cacheBlock}'s copy goes: see {@link CopyPath}. */
+  private final CopyPath copies;
+  /** Writes on the calling thread (memory engines), or null: every block is queued for the writers. */
   private final InlineWriter inline;
   /** Warm restart (checkpoint and restore), or null without {@code hbase.bucketcache.persistent.path}. */
   private final BucketPersistence persistence;
@@ -73,8 +105,8 @@ public final class BucketCache implements BlockCache {
   private volatile boolean closed;
 
   /**
-   * A cache on a new engine made from {@code config.ioEngine()} by the built-in registry, file engines opened with
-   * the config's O_DIRECT setting.
+   * A started cache on a new engine made from {@code config.ioEngine()} by the built-in registry, file engines opened
+   * with the config's O_DIRECT setting.
    */
   public static BucketCache create(BucketCacheConfig config) throws IOException {
     FileEngineOptions files = new FileEngineOptions(PageCache.directIo(config.fileDirectIo()), ChannelIo.PLAIN);
@@ -82,20 +114,31 @@ public final class BucketCache implements BlockCache {
   }
 
   /**
-   * A cache on a new engine made from {@code config.ioEngine()} by {@code registry}; the cache owns the engine (and
-   * closes it when the cache refuses the config, for example inline writes on an engine that is not memory).
+   * A started cache on a new engine made from {@code config.ioEngine()} by {@code registry}; the cache owns the
+   * engine. A config the cache refuses for the engine (inline writes on an engine that is not memory) is refused
+   * before the engine is made, so no file is created for it.
    */
   public static BucketCache create(BucketCacheConfig config, IoEngineRegistry registry) throws IOException {
+    Objects.requireNonNull(config, "config");
+    Objects.requireNonNull(registry, "registry");
     if (config.writerInline() && !registry.makesMemoryEngine(config.ioEngine())) {
-      throw inlineNeedsMemory(config); // before the engine exists: no file is made for a refused config
+      throw inlineNeedsMemory(config);
     }
-    IoEngine engine = registry.create(config.ioEngine(), engineCapacity(config), engineSegmentSize(config));
-    try {
-      return new BucketCache(config, engine);
-    } catch (RuntimeException e) {
-      engine.close();
-      throw e;
-    }
+    return create(config, registry.create(config.ioEngine(), engineCapacity(config), engineSegmentSize(config)));
+  }
+
+  /**
+   * A started cache over {@code engine}, which it owns and closes (also when this factory throws).
+   *
+   * @throws ConfigException naming {@value BucketCacheConfig#WRITER_INLINE} when inline writes are asked for on an
+   *     engine that is not memory
+   */
+  public static BucketCache create(BucketCacheConfig config, IoEngine engine) {
+    Objects.requireNonNull(config, "config");
+    Objects.requireNonNull(engine, "engine");
+    BucketCache cache = new BucketCache(config, engine, System::currentTimeMillis, CopyPath.of(config, engine));
+    cache.start();
+    return cache;
   }
 
   /** The bytes of engine {@link #create} makes for {@code config}: its capacity rounded down to whole buckets. */
@@ -127,39 +170,55 @@ public final class BucketCache implements BlockCache {
     return (int) Math.min(buckets * bucketCapacity, (Integer.MAX_VALUE / bucketCapacity) * bucketCapacity);
   }
 
-  /** A cache over {@code engine}, which it owns and closes. */
-  public BucketCache(BucketCacheConfig config, IoEngine engine) {
-    this(config, engine, System::currentTimeMillis);
-  }
-
   /**
-   * As {@link #BucketCache(BucketCacheConfig, IoEngine)} with the clock (ms) of the IO-error window injected.
-   *
-   * @throws ConfigException naming {@value BucketCacheConfig#WRITER_INLINE} when inline writes are asked for on an
-   *     engine that is not memory
+   * A cache over {@code engine} (which it owns), not started: no writer or checkpoint thread runs until
+   * {@link #start()}, and {@link #awaitWritten} writes queued blocks on the calling thread meanwhile. For tests in
+   * this package that step the write path by hand: {@code cacheBlock} queues every block (unless the config asks
+   * for inline writes), and the IO-error window's clock (ms) is injected.
    */
   BucketCache(BucketCacheConfig config, IoEngine engine, LongSupplier clockMs) {
+    this(config, engine, clockMs, config.writerInline() ? CopyPath.SLOT : CopyPath.QUEUED);
+  }
+
+  private BucketCache(BucketCacheConfig config, IoEngine engine, LongSupplier clockMs, CopyPath copies) {
     if (config.writerInline() && !engine.isMemory()) {
+      engine.close();
       throw inlineNeedsMemory(config);
     }
     if (engine.segmentSize() % config.bucketCapacity() != 0) {
+      engine.close();
       throw new IllegalArgumentException("engine segment size " + engine.segmentSize()
           + " is not a multiple of the bucket capacity " + config.bucketCapacity());
     }
-    this.parts = new BucketCacheParts(config, engine, expectedIndexEntries(engine.capacity()), clockMs);
+    this.allocator = new BucketAllocator(Math.min(config.capacity(), engine.capacity()), config.bucketSizes());
+    this.pins = new SlotPins(allocator::free);
+    this.slots = new SlotGuard(engine, pins);
+    this.index = new BlockIndex(expectedIndexEntries(engine.capacity()));
+    this.release = new SlotRelease(stats, counters, slots);
+    SpaceReclaimer reclaimer = new SpaceReclaimer(config, allocator, index, release.evicted, stats);
+    this.ioErrors = new IoErrorTolerance(config.ioErrorsToleratedMs(), clockMs);
+    this.faults = new SlotFaults(engine.spec(), counters, ioErrors,
+        new RateLimitedLog(LoggerFactory.getLogger(BucketCache.class), WARN_INTERVAL_MS, clockMs));
     this.pipeline = new WriterPipeline(config.writerThreads(), config.writerQueueLength(),
-        config.queueAdditionWaitTimeMs(), new SlotWriter(parts));
-    this.reader = new SlotReader(parts);
-    this.inline = config.writerInline() ? new InlineWriter(parts, reader) : null;
-    this.persistence = BucketPersistence.create(parts);
+        config.queueAdditionWaitTimeMs(),
+        new SlotWriter(slots, reclaimer, index, ramCache, counters, faults, this::fail));
+    this.reader = new SlotReader(slots, index, new ReadBufferPool(allocator), faults, release.removed,
+        SlotReadPolicy.of(config, engine));
+    this.copies = copies;
+    this.inline = copies == CopyPath.QUEUED ? null
+        : new InlineWriter(slots, reclaimer, allocator, index, counters, faults);
+    this.persistence = BucketPersistence.create(config, engine, allocator, index, counters, clockMs);
   }
 
-  /** Restores the persisted index (if configured), then starts the checkpoint and writer threads. */
-  public void start() {
+  /**
+   * Restores the persisted index (if configured), then starts the checkpoint and writer threads. Once, before the
+   * cache is handed out: the {@code create} factories call it.
+   */
+  void start() {
     if (persistence != null) {
       persistence.start("bucketcache-" + instance + "-checkpoint");
     }
-    if (inline != null) {
+    if (copies == CopyPath.SLOT) {
       return; // blocks are written by cacheBlock's caller: no writer thread to start
     }
     AtomicInteger n = new AtomicInteger();
@@ -172,17 +231,27 @@ public final class BucketCache implements BlockCache {
   }
 
   /**
-   * Blocks until every block accepted before the call has been written (or dropped and counted), when no other
-   * thread caches blocks meanwhile (see {@link WriterPipeline#awaitIdle()}).
+   * Waits until every block this cache accepted before the call is in its slot, or was dropped and counted (no room,
+   * IO error, evicted while it waited), or until {@code timeout} passed. Blocks accepted during the wait are not
+   * waited for. For tests and benchmarks that read back what they wrote; caching needs no such call, since gets find
+   * waiting blocks too. Returns at once for inline writes and after {@link #close()}.
+   *
+   * @return true if every such block was written or dropped within {@code timeout}
+   * @throws InterruptedException if the calling thread is interrupted while waiting
    */
-  public void drainWriters() {
-    try {
-      pipeline.awaitIdle();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+  public boolean awaitWritten(Duration timeout) throws InterruptedException {
+    Objects.requireNonNull(timeout, "timeout");
+    if (copies == CopyPath.SLOT || closed) {
+      return true;
     }
+    return pipeline.awaitWritten(timeout);
   }
 
+  /**
+   * {@inheritDoc} On a memory engine the block is copied straight into a slot that is free without evicting (or into
+   * any slot, evicting, with {@code hbase.bucketcache.writer.inline}); otherwise a copy waits on the heap for its
+   * writer.
+   */
   @Override
   public CacheResult cacheBlock(BlockKey key, ByteBuf block, CacheOptions options) {
     return cacheBlock(key, block, options, QueueWait.CONFIGURED);
@@ -194,47 +263,121 @@ public final class BucketCache implements BlockCache {
    * reference to {@code block}.
    */
   public CacheResult cacheBlock(BlockKey key, ByteBuf block, CacheOptions options, QueueWait wait) {
-    CacheResult result = admit(key, block, options, wait);
+    checkInsert(key, block, options, wait);
+    CacheResult result = refusal(key, block);
+    if (result == null && copies == CopyPath.SLOT) {
+      result = inline.write(key, block, options, storedLength(key, block));
+    } else if (result == null && copies == CopyPath.FREE_SLOT) {
+      result = ramCache.get(key) != null ? CacheResult.ALREADY_CACHED
+          : inline.writeIfFree(key, block, options, storedLength(key, block));
+    }
+    if (result == null) {
+      result = enqueue(key, WaitingBlock.copyOf(block, options.category()), options, wait);
+    }
+    return counted(result);
+  }
+
+  /**
+   * {@inheritDoc} The buffer itself waits in the RAM cache for its writer (no copy on the caller's thread), gets read
+   * views of it meanwhile, and the cache releases it once the block is in its slot and no such view is left (or at
+   * once on a refusal). With {@code hbase.bucketcache.writer.inline} the block is copied into its slot and the buffer
+   * released before the call returns.
+   */
+  @Override
+  public CacheResult handOver(BlockKey key, ByteBuf block, CacheOptions options) {
+    return handOver(key, block, options, QueueWait.CONFIGURED);
+  }
+
+  /**
+   * As {@link #handOver(BlockKey, ByteBuf, CacheOptions)}, with {@code wait} as for
+   * {@link #cacheBlock(BlockKey, ByteBuf, CacheOptions, QueueWait)}. Whatever the result (and also when an argument
+   * is null), the cache owns {@code block}'s reference from the call on and releases it.
+   */
+  public CacheResult handOver(BlockKey key, ByteBuf block, CacheOptions options, QueueWait wait) {
+    Objects.requireNonNull(block, "block");
+    try {
+      checkInsert(key, block, options, wait);
+    } catch (NullPointerException e) {
+      block.release();
+      throw e;
+    }
+    CacheResult result = refusal(key, block);
+    if (result == null && copies == CopyPath.SLOT) {
+      result = inline.write(key, block, options, storedLength(key, block));
+    } else if (result == null) {
+      return counted(enqueue(key, WaitingBlock.takeOver(block, options.category()), options, wait));
+    }
+    block.release(); // refused, or copied into its slot inline
+    return counted(result);
+  }
+
+  private static void checkInsert(BlockKey key, ByteBuf block, CacheOptions options, QueueWait wait) {
+    Objects.requireNonNull(key, "key");
+    Objects.requireNonNull(block, "block");
+    Objects.requireNonNull(options, "options");
+    Objects.requireNonNull(wait, "wait");
+  }
+
+  private CacheResult counted(CacheResult result) {
     if (result.isFailure()) {
-      parts.fail(result);
+      fail(result);
     }
     return result;
   }
 
-  private CacheResult admit(BlockKey key, ByteBuf block, CacheOptions options, QueueWait wait) {
+  private void fail(CacheResult reason) {
+    counters.failed(reason);
+    stats.failedInsertion();
+  }
+
+  private static int storedLength(BlockKey key, ByteBuf block) {
+    return BlockHeader.headerLength(key) + block.readableBytes();
+  }
+
+  /**
+   * Why {@code block} cannot be cached under {@code key}, or null if it can be tried. A key already in a slot counts
+   * as an access for the eviction policy, as a get would (HBase's caches do the same on a repeated insert).
+   */
+  private CacheResult refusal(BlockKey key, ByteBuf block) {
     if (closed) {
       return CacheResult.DISABLED;
     }
-    if (parts.ioErrors.disabled()) {
-      parts.ioErrors.droppedPut();
+    if (ioErrors.disabled()) {
+      ioErrors.droppedPut();
       return CacheResult.DISABLED;
     }
     if (!BlockHeader.nameFits(key)) {
       return CacheResult.TOO_LARGE; // the key's file name does not fit the slot header
     }
-    long stored = (long) BlockHeader.headerLength(key) + block.readableBytes();
-    if (stored > parts.allocator.maxItemSize()) {
+    if ((long) BlockHeader.headerLength(key) + block.readableBytes() > allocator.maxItemSize()) {
       return CacheResult.TOO_LARGE;
     }
-    if (parts.index.peek(key) != IndexEntry.ABSENT) {
+    if (index.get(key) != IndexEntry.ABSENT) {
       return CacheResult.ALREADY_CACHED;
     }
-    if (inline != null) {
-      return inline.write(key, block, options, (int) stored);
-    }
-    CachePriority priority = options.priority();
-    PendingWrite write = new PendingWrite(key, HeapBlock.copyOf(block, options.category()), priority);
-    if (parts.ramCache.putIfAbsent(write) != null) {
+    return null;
+  }
+
+  /**
+   * Puts {@code bytes} in the RAM cache and queues it for its writer. On every result but {@link CacheResult#CACHED}
+   * the pipeline's hold on {@code bytes} is dropped here; on CACHED its writer drops it.
+   */
+  private CacheResult enqueue(BlockKey key, WaitingBlock bytes, CacheOptions options, QueueWait wait) {
+    PendingWrite write = new PendingWrite(key, bytes, options.priority());
+    if (ramCache.putIfAbsent(write) != null) {
+      bytes.release();
       return CacheResult.ALREADY_CACHED;
     }
     // Looked at again after entering the RAM cache: a writer publishes a block in the index before it leaves the
     // RAM cache, so a block that left it between the first look and putIfAbsent is in the index now.
-    if (parts.index.peek(key) != IndexEntry.ABSENT) {
-      parts.ramCache.remove(write);
+    if (index.peek(key) != IndexEntry.ABSENT) {
+      ramCache.remove(write);
+      bytes.release();
       return CacheResult.ALREADY_CACHED;
     }
     if (!pipeline.submit(write, wait)) {
-      parts.ramCache.remove(write);
+      ramCache.remove(write);
+      bytes.release();
       return CacheResult.QUEUE_FULL;
     }
     return CacheResult.CACHED;
@@ -242,11 +385,13 @@ public final class BucketCache implements BlockCache {
 
   @Override
   public ByteBuf getBlock(BlockKey key, ReadOptions options) {
-    ByteBuf block = closed || parts.ioErrors.disabled() ? null : lookup(key);
+    Objects.requireNonNull(key, "key");
+    Objects.requireNonNull(options, "options");
+    ByteBuf block = closed || ioErrors.disabled() ? null : lookup(key);
     if (block == null) {
-      parts.stats.miss(options);
+      stats.miss(options);
     } else {
-      parts.stats.hit(options);
+      stats.hit(options);
     }
     return block;
   }
@@ -257,23 +402,25 @@ public final class BucketCache implements BlockCache {
    */
   @Override
   public boolean read(BlockKey key, ReadOptions options, BlockReader reader) {
-    boolean hit = !closed && !parts.ioErrors.disabled() && lookup(key, reader);
+    Objects.requireNonNull(key, "key");
+    Objects.requireNonNull(options, "options");
+    Objects.requireNonNull(reader, "reader");
+    boolean hit = !closed && !ioErrors.disabled() && lookup(key, reader);
     if (hit) {
-      parts.stats.hit(options);
+      stats.hit(options);
     } else {
-      parts.stats.miss(options);
+      stats.miss(options);
     }
     return hit;
   }
 
   /** {@link #lookup(BlockKey)}'s order, lending the block to {@code reader} instead of returning it. */
   private boolean lookup(BlockKey key, BlockReader reader) {
-    PendingWrite waiting = parts.ramCache.get(key);
-    if (waiting != null) {
-      waiting.block().read(reader);
-      return true;
+    PendingWrite waiting = ramCache.get(key);
+    if (waiting != null && waiting.block().tryRead(reader)) {
+      return true; // else its writer let go of it just now, after publishing it in the index
     }
-    long entry = parts.index.get(key);
+    long entry = index.get(key);
     return entry != IndexEntry.ABSENT && this.reader.read(key, entry, reader);
   }
 
@@ -283,27 +430,31 @@ public final class BucketCache implements BlockCache {
    * other order misses a block whose writer publishes and removes between the two looks.)
    */
   private ByteBuf lookup(BlockKey key) {
-    PendingWrite waiting = parts.ramCache.get(key);
+    PendingWrite waiting = ramCache.get(key);
     if (waiting != null) {
-      return waiting.block().newView();
+      ByteBuf view = waiting.block().tryView();
+      if (view != null) {
+        return view;
+      } // else its writer let go of it just now, after publishing it in the index
     }
-    long entry = parts.index.get(key);
+    long entry = index.get(key);
     return entry == IndexEntry.ABSENT ? null : reader.read(key, entry);
   }
 
   @Override
   public boolean evictBlock(BlockKey key) {
-    PendingWrite waiting = parts.ramCache.remove(key);
+    Objects.requireNonNull(key, "key");
+    PendingWrite waiting = ramCache.remove(key);
     if (waiting != null) {
       waiting.withdraw();
     }
-    long entry = parts.index.peek(key);
+    long entry = index.peek(key);
     while (entry != IndexEntry.ABSENT) {
-      if (parts.index.remove(key, entry)) {
-        parts.removed.removed(entry);
+      if (index.remove(key, entry)) {
+        release.removed.removed(entry);
         return true;
       }
-      entry = parts.index.peek(key);
+      entry = index.peek(key);
     }
     return waiting != null;
   }
@@ -316,19 +467,20 @@ public final class BucketCache implements BlockCache {
    */
   @Override
   public int evictBlocksByFile(String file) {
-    int waiting = parts.ramCache.removeFile(file, PendingWrite::withdraw);
-    return waiting + parts.index.removeFile(file, parts.removed);
+    Objects.requireNonNull(file, "file");
+    int waiting = ramCache.removeFile(file, PendingWrite::withdraw);
+    return waiting + index.removeFile(file, release.removed);
   }
 
   @Override
   public CacheStats stats() {
-    return parts.stats.snapshot(capacity(), size(), parts.counters.blockCounts());
+    return stats.snapshot(capacity(), size(), counters.blockCounts());
   }
 
   /** Usable capacity: whole buckets of the configured capacity. */
   @Override
   public long capacity() {
-    return parts.allocator.capacity();
+    return allocator.capacity();
   }
 
   /** Stored bytes (headers included) of the blocks in slots. */
@@ -336,7 +488,7 @@ public final class BucketCache implements BlockCache {
   public long size() {
     long size = 0;
     for (CachePriority p : CachePriority.values()) {
-      size += parts.index.bytes(p);
+      size += index.bytes(p);
     }
     return size;
   }
@@ -347,7 +499,7 @@ public final class BucketCache implements BlockCache {
    */
   @Override
   public long blockCount() {
-    return parts.index.size() + parts.ramCache.size();
+    return index.size() + ramCache.size();
   }
 
   /**
@@ -355,19 +507,19 @@ public final class BucketCache implements BlockCache {
    * writer are not listed; on engines that are not memory each step reads a slot).
    */
   public Iterator<CachedEntry> entries() {
-    return EntryWalker.of(parts, reader);
+    return EntryWalker.of(index, reader);
   }
 
   /** The L2's own figures: allocator, index heap, writer queues, failures by reason. */
   public BucketCacheMetrics metrics() {
-    return new BucketCacheMetrics(parts.allocator.stats(), parts.index.size(), parts.index.heapBytes(),
-        pipeline.queuedCount(), pipeline.queueCapacity(), parts.counters, parts.pins.pinnedSlots(),
-        parts.engine.stats(), parts.ioErrors);
+    return new BucketCacheMetrics(allocator.stats(), index.size(), index.heapBytes(),
+        pipeline.queuedCount(), pipeline.queueCapacity(), counters, slots.pinnedSlots(),
+        slots.engine().stats(), ioErrors);
   }
 
   /**
-   * Stops the writers (blocks still queued are dropped), empties the index and releases the engine once no reader
-   * holds a block. Idempotent.
+   * Stops the writers (blocks still queued are dropped, handed-over buffers released), writes the final checkpoint
+   * (if persistent), empties the index and releases the engine once no reader holds a block. Idempotent.
    */
   @Override
   public void close() {
@@ -377,20 +529,41 @@ public final class BucketCache implements BlockCache {
       }
       closed = true;
     }
-    // Withdrawn, so that a writer still running (or a drainWriters() racing this close) publishes none of them; a
+    // Withdrawn, so that a writer still running (or an awaitWritten() racing this close) publishes none of them; a
     // block published before is in the index, cleared below once the writers have stopped.
-    parts.ramCache.clear(PendingWrite::withdraw);
+    ramCache.clear(PendingWrite::withdraw);
     pipeline.close();
     if (persistence != null) {
       persistence.close();
     }
-    parts.index.clear(parts.removed);
+    index.clear(release.removed);
     reader.close();
+    slots.close();
   }
 
-  /** The wiring, for tests in this package. */
-  BucketCacheParts parts() {
-    return parts;
+  /** The index, for tests in this package. */
+  BlockIndex index() {
+    return index;
+  }
+
+  /** The allocator, for tests in this package. */
+  BucketAllocator allocator() {
+    return allocator;
+  }
+
+  /** The pin table, for tests in this package. */
+  SlotPins pins() {
+    return pins;
+  }
+
+  /** The engine, for tests in this package. */
+  IoEngine engine() {
+    return slots.engine();
+  }
+
+  /** The blocks waiting for a writer, for tests in this package. */
+  RamCache ramCache() {
+    return ramCache;
   }
 
   /** Warm restart state for tests in this package, or null. */
@@ -400,6 +573,6 @@ public final class BucketCache implements BlockCache {
 
   /** Whether the engine's memory has been released (closed and no view outstanding). */
   boolean engineReleased() {
-    return reader.engineReleased();
+    return slots.engineReleased();
   }
 }

@@ -1,5 +1,8 @@
 package dev.blockcache.bucket;
 
+import dev.blockcache.bucket.alloc.BucketAllocator;
+import dev.blockcache.bucket.engine.IoEngine;
+import dev.blockcache.bucket.index.BlockIndex;
 import dev.blockcache.bucket.index.IndexEntry;
 import dev.blockcache.bucket.persist.ConfigFingerprint;
 import dev.blockcache.bucket.persist.IndexPersister;
@@ -9,6 +12,7 @@ import dev.blockcache.config.ConfigException;
 import java.nio.file.Path;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,67 +31,76 @@ import org.slf4j.LoggerFactory;
 final class BucketPersistence {
   private static final Logger LOG = LoggerFactory.getLogger(BucketPersistence.class);
 
-  private final BucketCacheParts parts;
   private final IndexPersister persister;
+  private final BucketAllocator allocator;
+  private final BlockIndex index;
+  private final BucketCounters counters;
+  private final long intervalMs;
   /** Held from creation to {@link #close}: no other cache checkpoints to the same path meanwhile. */
   private final PersistentPathLock lock;
   private ScheduledExecutorService scheduler;
   private IndexPersister.Restored restored;
 
   /**
-   * Persistence for {@code parts}, or null when no persistent path is configured or the engine cannot use it.
+   * Persistence of {@code index} (slots of {@code allocator} on {@code engine}, counted in {@code counters}) as
+   * {@code config} asks, or null when no persistent path is configured or the engine cannot use it.
    *
    * @throws ConfigException (after closing the engine) when the persistent path is unusable: see
    *     {@link PersistentPathCheck}
    */
-  static BucketPersistence create(BucketCacheParts parts) {
-    String path = parts.config.persistentPath();
+  static BucketPersistence create(BucketCacheConfig config, IoEngine engine, BucketAllocator allocator,
+      BlockIndex index, BucketCounters counters, LongSupplier clockMs) {
+    String path = config.persistentPath();
     if (path == null) {
       return null;
     }
     try {
       PersistentPathCheck.check(path);
     } catch (ConfigException e) {
-      parts.engine.close(); // the constructor fails: nothing else would close the engine it was given
+      engine.close(); // the constructor fails: nothing else would close the engine it was given
       throw e;
     }
-    if (!IndexPersister.canRestore(parts.engine, parts.config)) {
+    if (!IndexPersister.canRestore(engine, config)) {
       LOG.warn("L2 index not persisted to {}: engine {} ({}) cannot verify restored blocks; needs a persistent "
-          + "file engine (file: or files:) with hbase.bucketcache.checksum.verify=true", path, parts.engine.spec(),
-          parts.engine.isPersistent() ? "memory-mapped or checksums off" : "not persistent");
+          + "file engine (file: or files:) with hbase.bucketcache.checksum.verify=true", path, engine.spec(),
+          engine.isPersistent() ? "memory-mapped or checksums off" : "not persistent");
       return null;
     }
     PersistentPathLock lock;
     try {
       lock = PersistentPathLock.acquire(Path.of(path));
     } catch (ConfigException e) {
-      parts.engine.close();
+      engine.close();
       throw e;
     }
-    String text = ConfigFingerprint.describe(parts.config, parts.engine.spec());
-    return new BucketPersistence(parts, new IndexPersister(Path.of(path),
-        ConfigFingerprint.of(parts.config, parts.engine.spec()), text, parts.index, parts.engine, parts.clockMs),
-        lock);
+    String text = ConfigFingerprint.describe(config, engine.spec());
+    IndexPersister persister = new IndexPersister(Path.of(path), ConfigFingerprint.of(config, engine.spec()), text,
+        index, engine, clockMs);
+    return new BucketPersistence(persister, lock, allocator, index, counters, config.persistIntervalMs());
   }
 
-  private BucketPersistence(BucketCacheParts parts, IndexPersister persister, PersistentPathLock lock) {
-    this.parts = parts;
+  private BucketPersistence(IndexPersister persister, PersistentPathLock lock, BucketAllocator allocator,
+      BlockIndex index, BucketCounters counters, long intervalMs) {
     this.persister = persister;
     this.lock = lock;
+    this.allocator = allocator;
+    this.index = index;
+    this.counters = counters;
+    this.intervalMs = intervalMs;
   }
 
   /** Restores the checkpoint (before any writer runs) and starts periodic checkpoints. */
   void start(String threadName) {
-    restored = persister.restore(parts.allocator);
+    restored = persister.restore(allocator);
     if (restored.restored() > 0) {
-      parts.index.forEach((segment, fingerprint, entry) -> parts.counters.blockAdded(IndexEntry.category(entry)));
+      index.forEach((segment, fingerprint, entry) -> counters.blockAdded(IndexEntry.category(entry)));
     }
     scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, threadName);
       t.setDaemon(true);
       return t;
     });
-    persister.start(scheduler, parts.config.persistIntervalMs());
+    persister.start(scheduler, intervalMs);
   }
 
   /** Writes the final checkpoint, stops the checkpoint thread and releases the path's lock. */

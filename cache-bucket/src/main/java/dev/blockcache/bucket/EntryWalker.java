@@ -1,5 +1,6 @@
 package dev.blockcache.bucket;
 
+import dev.blockcache.bucket.index.BlockIndex;
 import dev.blockcache.bucket.index.IndexEntry;
 import java.util.Arrays;
 import java.util.Iterator;
@@ -26,11 +27,11 @@ final class EntryWalker implements Iterator<CachedEntry> {
     this.entries = entries;
   }
 
-  /** A walk over the entries {@code parts}' index holds now. */
-  static EntryWalker of(BucketCacheParts parts, SlotReader reader) {
+  /** A walk over the entries {@code index} holds now, read back through {@code reader}. */
+  static EntryWalker of(BlockIndex index, SlotReader reader) {
     long[][] words = {new long[1024]};
     int[] count = {0};
-    parts.index.forEach((segment, fingerprint, entry) -> {
+    index.forEach((segment, fingerprint, entry) -> {
       if (count[0] == words[0].length) {
         words[0] = Arrays.copyOf(words[0], count[0] * 2);
       }

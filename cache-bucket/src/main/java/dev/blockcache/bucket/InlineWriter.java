@@ -3,19 +3,24 @@ package dev.blockcache.bucket;
 import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.CacheOptions;
 import dev.blockcache.api.CacheResult;
+import dev.blockcache.bucket.alloc.BucketAllocator;
+import dev.blockcache.bucket.engine.IoEngine;
+import dev.blockcache.bucket.index.BlockIndex;
 import dev.blockcache.bucket.index.IndexEntry;
 import io.netty.buffer.ByteBuf;
 
 /**
  * The write path of {@code hbase.bucketcache.writer.inline=true} (memory engines only): {@code cacheBlock} puts the
- * block into its slot on the calling thread. One copy of the block (the caller's buffer into the slot) instead of
- * two (into a heap copy, then into the slot), no RAM cache, no queue, no writer thread.
+ * block into its slot on the calling thread. Without that key, a memory engine's {@code cacheBlock} takes this path
+ * too whenever a slot is free without evicting ({@link #writeIfFree}), and queues for the writers otherwise. One copy
+ * of the block (the caller's buffer into the slot) instead of two (into a heap copy, then into the slot), no RAM
+ * cache, no queue, no writer thread.
  *
  * <h2>Steps and races</h2>
  * <ol>
  *   <li>Allocate a slot, evicting if needed (the same {@link SpaceReclaimer} the writers use; its cost is what it
  *       evicts). No slot: {@link CacheResult#NO_SPACE}.</li>
- *   <li>Pin the slot through {@link SlotReader#pinForWrite}, which fails once the cache is closed: the pin keeps the
+ *   <li>Pin the slot through {@link SlotGuard#pin}, which fails once the cache is closed: the pin keeps the
  *       engine's memory alive for the write, as a reader's pin does for a read.</li>
  *   <li>Write header and block, then publish the slot in the index. A reader finds the key only after the slot is
  *       whole. If another thread published the same key first, the slot goes back through the pin table and the
@@ -31,52 +36,80 @@ import io.netty.buffer.ByteBuf;
  * <p>Thread-safety: safe for concurrent use; holds no state of its own.
  */
 final class InlineWriter {
-  private final BucketCacheParts parts;
-  private final SlotReader guard;
+  private final SlotGuard slots;
+  private final IoEngine engine;
+  private final SpaceReclaimer reclaimer;
+  private final BucketAllocator allocator;
+  private final BlockIndex index;
+  private final BucketCounters counters;
+  private final SlotFaults faults;
 
-  InlineWriter(BucketCacheParts parts, SlotReader guard) {
-    if (!parts.engine.isMemory()) {
-      throw new IllegalArgumentException("inline writes need a memory engine, not " + parts.engine.spec());
+  InlineWriter(SlotGuard slots, SpaceReclaimer reclaimer, BucketAllocator allocator, BlockIndex index,
+      BucketCounters counters, SlotFaults faults) {
+    if (!slots.engine().isMemory()) {
+      throw new IllegalArgumentException("inline writes need a memory engine, not " + slots.engine().spec());
     }
-    this.parts = parts;
-    this.guard = guard;
+    this.slots = slots;
+    this.engine = slots.engine();
+    this.reclaimer = reclaimer;
+    this.allocator = allocator;
+    this.index = index;
+    this.counters = counters;
+    this.faults = faults;
   }
 
-  /** Caches {@code block} under {@code key} in a slot of {@code stored} bytes: its header length plus its length. */
+  /**
+   * Caches {@code block} under {@code key} in a slot of {@code stored} bytes: its header length plus its length.
+   * {@code block} is only read; the caller keeps its reference.
+   */
   CacheResult write(BlockKey key, ByteBuf block, CacheOptions options, int stored) {
-    long offset = parts.reclaimer.allocateReclaiming(stored);
+    long offset = reclaimer.allocateReclaiming(stored);
     if (offset < 0) {
       return CacheResult.NO_SPACE;
     }
-    if (!guard.pinForWrite(offset)) {
-      parts.pins.freeWhenUnpinned(offset, stored);
+    return writeAt(key, block, options, offset, stored);
+  }
+
+  /**
+   * As {@link #write} if a slot is free now; evicts nothing.
+   *
+   * @return the result, or null (nothing done) when no slot of the block's size is free without evicting
+   */
+  CacheResult writeIfFree(BlockKey key, ByteBuf block, CacheOptions options, int stored) {
+    long offset = allocator.allocate(stored);
+    return offset < 0 ? null : writeAt(key, block, options, offset, stored);
+  }
+
+  private CacheResult writeAt(BlockKey key, ByteBuf block, CacheOptions options, long offset, int stored) {
+    if (!slots.pin(offset)) {
+      slots.free(offset, stored);
       return CacheResult.DISABLED;
     }
     try {
       return writeAndPublish(key, block, options, offset, stored);
     } finally {
-      guard.unpinAfterWrite(offset);
+      slots.unpin(offset);
     }
   }
 
   private CacheResult writeAndPublish(BlockKey key, ByteBuf block, CacheOptions options, long offset, int stored) {
     try {
-      SlotWriter.writeInPlace(parts.engine, key, options.category(), block, offset, stored);
+      SlotWriter.writeInPlace(engine, key, options.category(), block, offset, stored);
     } catch (RuntimeException e) {
       return dropped(offset, stored, e); // memory engines have no device: e.g. the engine closed under this write
     }
     long entry = IndexEntry.pack(offset, stored, options.priority(), options.category());
-    if (parts.index.putIfAbsent(key, entry) != IndexEntry.ABSENT) {
-      parts.pins.freeWhenUnpinned(offset, stored);
+    if (index.putIfAbsent(key, entry) != IndexEntry.ABSENT) {
+      slots.free(offset, stored);
       return CacheResult.ALREADY_CACHED;
     }
-    parts.counters.blockAdded(options.category());
+    counters.blockAdded(options.category());
     return CacheResult.CACHED;
   }
 
   private CacheResult dropped(long offset, int stored, Exception e) {
-    parts.pins.freeWhenUnpinned(offset, stored);
-    parts.ioWarnings.warn("L2 inline write of {} bytes at offset {} failed: {}", stored, offset, e.toString());
+    slots.free(offset, stored);
+    faults.warn("L2 inline write of {} bytes at offset {} failed: {}", stored, offset, e.toString());
     return CacheResult.NO_SPACE;
   }
 }

@@ -4,14 +4,15 @@ import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.BlockReader;
 import dev.blockcache.buffer.BlockBuf;
 import dev.blockcache.buffer.ScopedBlockView;
-import dev.blockcache.buffer.ViewOwner;
+import dev.blockcache.bucket.engine.IoEngine;
 import dev.blockcache.bucket.format.BlockHeader;
+import dev.blockcache.bucket.index.BlockIndex;
+import dev.blockcache.bucket.index.EntrySink;
 import dev.blockcache.bucket.index.IndexEntry;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Reads a block from its slot: a zero-copy view for memory engines (the default), a heap copy when configured, or a
@@ -24,12 +25,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *       the same slot. If not, it unpins and misses: the slot may have been freed before the pin.</li>
  *   <li>The pinned slot cannot return to the allocator (frees are deferred by the pin table), so the header is
  *       checked against the key and the block is handed out as a {@link BlockBuf} view whose token is the offset.</li>
- *   <li>The view's last release unpins the slot (this class is its {@link ViewOwner}); a free deferred by an
- *       eviction in between happens then.</li>
+ *   <li>The view's last release unpins the slot (the {@link SlotGuard} is its
+ *       {@link dev.blockcache.buffer.ViewOwner}); a free deferred by an eviction in between happens then.</li>
  * </ol>
  * A scoped read ({@link #read(BlockKey, long, BlockReader)}) pins the same way, lends the slot's bytes through the
  * thread's reusable view for the reader's call, and unpins when the call returns.
- * The engine's memory is released only once the cache is closed and no slot is pinned, whichever comes last.
+ * Pins go through the {@link SlotGuard}, which refuses them once the cache is closed and releases the engine's
+ * memory only once the cache is closed and no slot is pinned, whichever comes last.
  *
  * <p>Engines that are not memory are read into a buffer taken from a {@link ReadBufferPool} and checked (key and
  * CRC32C, the latter unless {@code hbase.bucketcache.checksum.verify} is false) after the read, and the index is
@@ -42,21 +44,28 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>Thread-safety: safe for concurrent use.
  */
-final class SlotReader implements ViewOwner {
-
-  private final BucketCacheParts parts;
+final class SlotReader {
+  private final SlotGuard slots;
+  private final IoEngine engine;
+  private final BlockIndex index;
+  private final SlotFaults faults;
+  /** Where a slot that failed its check while still mapped goes: removed from the index and freed. */
+  private final EntrySink removed;
   private final boolean zeroCopy;
   private final boolean verifyChecksum;
   /** Buffers that gets on engines that are not memory read into; see {@link ReadBufferPool}. */
   private final ReadBufferPool readBuffers;
-  private volatile boolean closed;
-  private final AtomicBoolean engineReleased = new AtomicBoolean();
 
-  SlotReader(BucketCacheParts parts) {
-    this.parts = parts;
-    this.zeroCopy = parts.engine.isMemory() && !parts.config.copyOnRead();
-    this.verifyChecksum = parts.config.checksumVerify();
-    this.readBuffers = new ReadBufferPool(parts.allocator);
+  SlotReader(SlotGuard slots, BlockIndex index, ReadBufferPool readBuffers, SlotFaults faults, EntrySink removed,
+      SlotReadPolicy policy) {
+    this.slots = slots;
+    this.engine = slots.engine();
+    this.index = index;
+    this.readBuffers = readBuffers;
+    this.faults = faults;
+    this.removed = removed;
+    this.zeroCopy = policy.zeroCopy();
+    this.verifyChecksum = policy.verifyChecksum();
   }
 
   /**
@@ -65,30 +74,32 @@ final class SlotReader implements ViewOwner {
    * @return a buffer of which the caller owns one reference and must release it, or null
    */
   ByteBuf read(BlockKey key, long entry) {
-    if (!parts.engine.isMemory()) {
+    if (!engine.isMemory()) {
       return readVerified(key, entry);
     }
     long offset = IndexEntry.offset(entry);
-    parts.pins.pin(offset);
+    if (!slots.pin(offset)) {
+      return null;
+    }
     boolean handedOut = false;
     try {
       long region = pinnedRegion(key, entry);
       if (region == NO_REGION) {
         return null;
       }
-      ByteBuf slot = parts.engine.segment(offset);
+      ByteBuf slot = engine.segment(offset);
       int start = regionStart(region);
       int blockLength = regionLength(region);
       if (zeroCopy) {
         handedOut = true;
-        return BlockBuf.of(slot, start, blockLength, this, offset);
+        return BlockBuf.of(slot, start, blockLength, slots, offset); // its last release unpins the slot
       }
       byte[] copy = new byte[blockLength];
       slot.getBytes(start, copy);
       return Unpooled.wrappedBuffer(copy).asReadOnly();
     } finally {
       if (!handedOut) {
-        unpin(offset);
+        slots.unpin(offset);
       }
     }
   }
@@ -100,23 +111,23 @@ final class SlotReader implements ViewOwner {
   CachedEntry entryAt(long entry) {
     long offset = IndexEntry.offset(entry);
     int stored = IndexEntry.length(entry);
-    if (parts.engine.isMemory()) {
-      if (!pinForWrite(offset)) {
+    if (engine.isMemory()) {
+      if (!slots.pin(offset)) {
         return null;
       }
       try {
-        ByteBuf slot = parts.engine.segment(offset);
-        return entryIn(slot, (int) (offset % parts.engine.segmentSize()), entry);
+        ByteBuf slot = engine.segment(offset);
+        return entryIn(slot, (int) (offset % engine.segmentSize()), entry);
       } finally {
-        unpinAfterWrite(offset);
+        slots.unpin(offset);
       }
     }
-    if (closed) {
+    if (slots.closed()) {
       return null;
     }
     ReadBufferPool.ReadBuffer taken = readBuffers.take(stored);
     try {
-      parts.engine.readInto(offset, taken.buffer(), stored);
+      engine.readInto(offset, taken.buffer(), stored);
       return entryIn(taken.buffer(), 0, entry);
     } catch (IOException | RuntimeException e) {
       return null; // a listing is best effort: reads that matter count and report their errors
@@ -139,7 +150,7 @@ final class SlotReader implements ViewOwner {
       return null;
     }
     BlockKey key = BlockKey.of(file, keyOffset);
-    long now = parts.index.peek(key);
+    long now = index.peek(key);
     if (!sameSlot(now, entry)) {
       return null;
     }
@@ -164,16 +175,18 @@ final class SlotReader implements ViewOwner {
       return true;
     }
     long offset = IndexEntry.offset(entry);
-    parts.pins.pin(offset);
+    if (!slots.pin(offset)) {
+      return false;
+    }
     try {
       long region = pinnedRegion(key, entry);
       if (region == NO_REGION) {
         return false;
       }
-      ScopedBlockView.read(parts.engine.segment(offset), regionStart(region), regionLength(region), reader);
+      ScopedBlockView.read(engine.segment(offset), regionStart(region), regionLength(region), reader);
       return true;
     } finally {
-      unpin(offset);
+      slots.unpin(offset);
     }
   }
 
@@ -186,17 +199,17 @@ final class SlotReader implements ViewOwner {
    * pinned the slot.
    */
   private long pinnedRegion(BlockKey key, long entry) {
-    if (closed || !sameSlot(parts.index.peek(key), entry)) {
+    if (!sameSlot(index.peek(key), entry)) {
       return NO_REGION;
     }
     long offset = IndexEntry.offset(entry);
     int stored = IndexEntry.length(entry);
-    ByteBuf slot = parts.engine.segment(offset);
-    int at = (int) (offset % parts.engine.segmentSize());
+    ByteBuf slot = engine.segment(offset);
+    int at = (int) (offset % engine.segmentSize());
     int blockLength = slot.getInt(at + BlockHeader.LENGTH_OFFSET);
     int headerLength = BlockHeader.verifyKey(slot, at, key, blockLength);
     if (headerLength < 0 || headerLength + blockLength != stored) {
-      parts.counters.headerMismatch();
+      faults.headerMismatch();
       return NO_REGION;
     }
     return (long) (at + headerLength) << 32 | blockLength;
@@ -216,7 +229,7 @@ final class SlotReader implements ViewOwner {
   }
 
   private ByteBuf readVerified(BlockKey key, long entry) {
-    if (closed) {
+    if (slots.closed()) {
       return null;
     }
     int stored = IndexEntry.length(entry);
@@ -224,35 +237,33 @@ final class SlotReader implements ViewOwner {
     ReadBufferPool.ReadBuffer taken = readBuffers.take(stored);
     ByteBuf slot = taken.buffer();
     try {
-      parts.engine.readInto(offset, slot, stored);
+      engine.readInto(offset, slot, stored);
     } catch (IOException e) {
       readBuffers.giveBack(taken);
-      parts.counters.ioError();
-      parts.ioErrors.failed(parts.engine.spec(), e);
-      parts.ioWarnings.warn("L2 read of {} bytes at offset {} failed: {}", stored, offset, e.toString());
+      faults.ioFailed("read", stored, offset, e);
       return null;
     } catch (RuntimeException e) {
       readBuffers.giveBack(taken);
       // Not the device: e.g. the engine closed under a racing get. A miss, and no IO-error window.
-      parts.ioWarnings.warn("L2 read of {} bytes at offset {} failed: {}", stored, offset, e.toString());
+      faults.warn("L2 read of {} bytes at offset {} failed: {}", stored, offset, e.toString());
       return null;
     }
-    parts.ioErrors.succeeded();
+    faults.ioSucceeded();
     int blockLength = slot.getInt(BlockHeader.LENGTH_OFFSET);
     int headerLength = BlockHeader.verifyKey(slot, 0, key, blockLength);
     if (headerLength < 0 || headerLength + blockLength != stored) {
       readBuffers.giveBack(taken);
-      parts.counters.headerMismatch();
+      faults.headerMismatch();
       evictIfStillMapped(key, entry, "header");
       return null;
     }
     if (verifyChecksum && !BlockHeader.verifyChecksumOwned(slot, 0, headerLength)) {
       readBuffers.giveBack(taken);
-      parts.counters.checksumMismatch();
+      faults.checksumMismatch();
       evictIfStillMapped(key, entry, "CRC32C");
       return null;
     }
-    if (!sameSlot(parts.index.peek(key), entry)) {
+    if (!sameSlot(index.peek(key), entry)) {
       // The entry left the index after the get found it, so the slot may have been freed and rewritten while it was
       // read: header and block can come from two different blocks, which the key check alone (checksums off) cannot
       // see. The index still mapping the key to this slot after the read means no writer had the slot during it.
@@ -268,60 +279,15 @@ final class SlotReader implements ViewOwner {
    * entry changed, a writer reused the slot during the read and nothing is wrong on the device.
    */
   private void evictIfStillMapped(BlockKey key, long entry, String check) {
-    if (parts.index.remove(key, entry)) {
-      parts.removed.removed(entry);
-      parts.ioWarnings.warn("L2 slot at offset {} ({} bytes) failed its {} check for {}: evicted, served as a miss",
+    if (index.remove(key, entry)) {
+      removed.removed(entry);
+      faults.warn("L2 slot at offset {} ({} bytes) failed its {} check for {}: evicted, served as a miss",
           IndexEntry.offset(entry), IndexEntry.length(entry), check, key);
     }
   }
 
-  /**
-   * Pins {@code offset} for a write on the calling thread, which keeps the engine's memory alive until
-   * {@link #unpinAfterWrite}: the same pin-then-check-closed order as a read.
-   *
-   * @return false (and nothing pinned) if the cache is closed: the engine may already be released
-   */
-  boolean pinForWrite(long offset) {
-    parts.pins.pin(offset);
-    if (closed) {
-      unpin(offset);
-      return false;
-    }
-    return true;
-  }
-
-  /** Ends a write pinned by {@link #pinForWrite}. */
-  void unpinAfterWrite(long offset) {
-    unpin(offset);
-  }
-
-  @Override
-  public void viewReleased(long token) {
-    unpin(token);
-  }
-
-  private void unpin(long offset) {
-    parts.pins.unpin(offset);
-    if (closed) {
-      releaseEngineIfUnpinned();
-    }
-  }
-
-  /** Refuses new reads; the engine's memory is released now or by the last unpin. */
+  /** Refuses new reads from pooled buffers; the engine itself is the {@link SlotGuard}'s to close. */
   void close() {
-    closed = true;
     readBuffers.close();
-    releaseEngineIfUnpinned();
-  }
-
-  private void releaseEngineIfUnpinned() {
-    if (parts.pins.pinnedSlots() == 0 && engineReleased.compareAndSet(false, true)) {
-      parts.engine.close();
-    }
-  }
-
-  /** Whether the engine has been released (after {@link #close()} and the last unpin). */
-  boolean engineReleased() {
-    return engineReleased.get();
   }
 }

@@ -9,7 +9,6 @@ import dev.blockcache.bucket.index.BlockIndex;
 import dev.blockcache.bucket.index.IndexEntry;
 import dev.blockcache.bucket.write.BlockWriter;
 import dev.blockcache.bucket.write.PendingWrite;
-import dev.blockcache.stats.StatsRecorder;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import java.io.IOException;
@@ -32,17 +31,39 @@ import org.slf4j.LoggerFactory;
  * eviction that raced with the write wins. A slot that ends up unpublished goes back through the pin table, never
  * straight to the allocator: a reader may have pinned the offset from an older entry.
  *
- * <p>Thread-safety: called by every writer thread concurrently; holds no state of its own.
+ * <h2>Holds</h2>
+ * The slot is pinned through the {@link SlotGuard} while it is written, so a concurrent close cannot release the
+ * engine under the write (a write after close finds the guard closed and drops the block). Each block's bytes are
+ * held by the pipeline until {@link #write} is done with it; then the writer drops that hold (see
+ * {@link dev.blockcache.bucket.write.WaitingBlock}), which releases a handed-over buffer once no get still reads it.
+ *
+ * <p>Thread-safety: called by every writer thread concurrently; holds no mutable state.
  */
 final class SlotWriter implements BlockWriter {
   private static final Logger LOG = LoggerFactory.getLogger(SlotWriter.class);
 
-  private final BucketCacheParts parts;
+  private final SlotGuard slots;
+  private final IoEngine engine;
+  private final SpaceReclaimer reclaimer;
+  private final BlockIndex index;
+  private final RamCache ramCache;
+  private final BucketCounters counters;
+  private final SlotFaults faults;
+  private final FailedInsertion failed;
 
-  SlotWriter(BucketCacheParts parts) {
-    this.parts = parts;
+  SlotWriter(SlotGuard slots, SpaceReclaimer reclaimer, BlockIndex index, RamCache ramCache, BucketCounters counters,
+      SlotFaults faults, FailedInsertion failed) {
+    this.slots = slots;
+    this.engine = slots.engine();
+    this.reclaimer = reclaimer;
+    this.index = index;
+    this.ramCache = ramCache;
+    this.counters = counters;
+    this.faults = faults;
+    this.failed = failed;
   }
 
+  /** Writes each block of {@code batch} and then drops the pipeline's hold on its bytes, whatever happened to it. */
   @Override
   public void write(List<PendingWrite> batch) {
     for (PendingWrite w : batch) {
@@ -51,82 +72,82 @@ final class SlotWriter implements BlockWriter {
       } catch (RuntimeException | InternalError e) {
         // InternalError: an unsafe memory access fault an engine failed to map to an IOException. The block is
         // dropped and the writer thread lives on; one thread's death would stall its queue for good.
-        parts.ramCache.remove(w);
-        parts.fail(CacheResult.NO_SPACE);
+        ramCache.remove(w);
+        failed.count(CacheResult.NO_SPACE);
         LOG.error("L2 writer dropped block {}", w.key(), e);
+      } finally {
+        w.block().release();
       }
     }
   }
 
   private void writeOne(PendingWrite w) {
-    if (parts.ramCache.get(w.key()) != w) {
-      return;
+    if (ramCache.get(w.key()) != w) {
+      return; // withdrawn by an eviction or close
     }
-    if (parts.ioErrors.disabled()) {
-      parts.ramCache.remove(w);
-      parts.ioErrors.droppedPut();
+    if (faults.disabled()) {
+      ramCache.remove(w);
+      faults.droppedPut();
       return;
     }
     int stored = BlockHeader.headerLength(w.key()) + w.block().length();
-    long offset = parts.reclaimer.allocateReclaiming(stored);
+    long offset = reclaimer.allocateReclaiming(stored);
     if (offset < 0) {
-      parts.ramCache.remove(w);
-      parts.fail(CacheResult.NO_SPACE);
+      ramCache.remove(w);
+      failed.count(CacheResult.NO_SPACE);
       return;
     }
+    if (!slots.pin(offset)) { // closed: the engine may be gone
+      ramCache.remove(w);
+      slots.free(offset, stored);
+      return;
+    }
+    try {
+      publish(w, offset, stored);
+    } finally {
+      slots.unpin(offset);
+    }
+  }
+
+  /** Writes the pinned slot and maps the key to it, or frees the slot again. */
+  private void publish(PendingWrite w, long offset, int stored) {
     if (!writeSlot(w, offset, stored)) {
-      parts.ramCache.remove(w);
-      parts.pins.freeWhenUnpinned(offset, stored);
+      ramCache.remove(w);
+      slots.free(offset, stored);
       return;
     }
     long entry = IndexEntry.pack(offset, stored, w.priority(), w.block().category());
-    BlockIndex index = parts.index;
     if (!w.publishIn(index, entry)) {
-      parts.ramCache.remove(w);
-      parts.pins.freeWhenUnpinned(offset, stored);
+      ramCache.remove(w);
+      slots.free(offset, stored);
       return;
     }
-    parts.counters.blockAdded(w.block().category());
+    counters.blockAdded(w.block().category());
     // False if an eviction or close took the block out of the RAM cache after the publish: it removes the entry.
-    parts.ramCache.remove(w);
+    ramCache.remove(w);
   }
 
   private boolean writeSlot(PendingWrite w, long offset, int stored) {
-    IoEngine engine = parts.engine;
     try {
       if (engine.isMemory()) {
-        writeInPlace(engine, w, offset, stored);
+        writeInPlace(engine, w.key(), w.block().category(), w.block().bytes(), offset, stored);
       } else {
         writeStaged(engine, w, offset, stored);
       }
-      parts.ioErrors.succeeded();
+      faults.ioSucceeded();
       return true;
     } catch (IOException e) {
-      parts.counters.ioError();
-      parts.ioErrors.failed(engine.spec(), e);
-      parts.fail(CacheResult.NO_SPACE);
-      parts.ioWarnings.warn("L2 write of {} bytes at offset {} failed: {}", stored, offset, e.toString());
+      faults.ioFailed("write", stored, offset, e);
+      failed.count(CacheResult.NO_SPACE);
       return false;
-    }
-  }
-
-  /**
-   * Memory engines: the header, then the block straight from its heap copy into the slot (one copy of the block),
-   * with no checksum (see {@link BlockHeader}: nothing verifies it there).
-   */
-  private static void writeInPlace(IoEngine engine, PendingWrite w, long offset, int stored) {
-    ByteBuf block = w.block().newView();
-    try {
-      writeInPlace(engine, w.key(), w.block().category(), block, offset, stored);
-    } finally {
-      block.release();
     }
   }
 
   /**
    * Writes a memory-engine slot of {@code stored} bytes ({@link BlockHeader#headerLength} of {@code key} plus the
    * block's readable bytes) at {@code offset}: the header for {@code key}, then {@code block}'s readable bytes, with
-   * CRC32C 0, both straight into the engine's memory. Neither buffer's indexes nor reference count change.
+   * CRC32C 0 (see {@link BlockHeader}: nothing verifies it there), both straight into the engine's memory: one copy
+   * of the block. Neither buffer's indexes nor reference count change.
    */
   static void writeInPlace(IoEngine engine, BlockKey key, BlockCategory category, ByteBuf block, long offset,
       int stored) {
@@ -144,12 +165,10 @@ final class SlotWriter implements BlockWriter {
    */
   private static void writeStaged(IoEngine engine, PendingWrite w, long offset, int stored) throws IOException {
     ByteBuf slot = ByteBufAllocator.DEFAULT.directBuffer(stored, stored);
-    ByteBuf block = w.block().newView();
-    try {
-      BlockHeader.write(slot, w.key(), w.block().category(), block, w.block().crc32c());
+    try { // the pipeline's hold keeps the block's bytes alive; their indexes do not move
+      BlockHeader.write(slot, w.key(), w.block().category(), w.block().bytes(), w.block().crc32c());
       engine.write(offset, slot);
     } finally {
-      block.release();
       slot.release();
     }
   }

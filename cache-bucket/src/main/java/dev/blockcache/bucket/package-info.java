@@ -5,6 +5,9 @@
  * Every lock of the L2, in the only order in which a thread may hold two of them: a thread holding a lock of level
  * {@code n} takes only locks of a higher level. The locks marked <i>leaf</i> call nothing that takes another lock.
  * <ol>
+ *   <li><b>{@code WriterLane} batch lock</b> of one writer queue — held while one batch is taken and written (by the
+ *       lane's writer thread, or by a thread in {@code awaitWritten} or {@code close} that writes for it); never two
+ *       lanes at once.</li>
  *   <li><b>{@code SpaceReclaimer} monitor</b> — one eviction pass at a time (writer threads, inline writers).</li>
  *   <li><b>{@code ClockHand} monitor</b> of one priority — a CLOCK sweep ({@code BlockIndex#evict}).</li>
  *   <li><b>{@code PendingWrite} monitor</b> — publishing or withdrawing one waiting block.</li>
@@ -17,7 +20,8 @@
  * </ol>
  * So an eviction nests at most reclaimer → hand, then frees (pin stripe, then allocator, one after the other, never
  * nested) with only those two held; a get takes a pin stripe and a segment lock one after the other, never nested.
- * Locks outside this chain are leaves or taken alone: the writer queues and {@code WriterPipeline}'s progress lock;
+ * Locks outside this chain are leaves or taken alone: the writer queues and {@code WriterPipeline}'s progress lock
+ * (signalled after a batch, with the batch lock released by the thread in {@code awaitWritten});
  * {@code IoErrorTolerance}'s monitor; the {@code FileIoEngine} page-lock stripes (taken in ascending stripe order,
  * around IO only); {@code IndexPersister}'s checkpoint lock, under which a checkpoint takes one segment's read lock
  * at a time and syncs the engine; the cache's own monitor (its closed flag only).

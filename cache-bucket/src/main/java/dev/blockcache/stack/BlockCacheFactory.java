@@ -78,14 +78,13 @@ public final class BlockCacheFactory {
     if (site.l2().isEmpty()) {
       return Optional.of(l1);
     }
-    BucketCache l2;
+    BucketCache l2; // started by its factory
     try {
       l2 = BucketCache.create(site.l2().get());
     } catch (IOException | RuntimeException e) {
       l1.close();
       throw e;
     }
-    l2.start();
     return Optional.of(new CombinedBlockCache(l1, l2));
   }
 

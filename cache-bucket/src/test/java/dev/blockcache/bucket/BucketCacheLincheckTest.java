@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Lincheck model checking of a whole L2 on the heap engine, 4 slots of 256 bytes, writers driven on the calling
- * threads ({@link BucketCache#drainWriters()} without {@code start()}), three keys in two files. Races it forbids:
+ * threads ({@link BucketCache#awaitWritten} without {@code start()}), three keys in two files. Races it forbids:
  *
  * <ul>
  *   <li><b>get vs evict vs slot reuse</b>: a get that found an entry whose slot is freed and written again for
@@ -61,7 +61,7 @@ public class BucketCacheLincheckTest {
 
   private final BucketCache cache = new BucketCache(
       BucketCacheConfig.builder("heap", CAPACITY).bucketSizes(256).writerThreads(1).writerQueueLength(8).build(),
-      new HeapIoEngine(CAPACITY, (int) CAPACITY));
+      new HeapIoEngine(CAPACITY, (int) CAPACITY), System::currentTimeMillis);
 
   private static BlockKey key(int k) {
     return BlockKey.of(k == 2 ? "b" : "a", k * 4096L);
@@ -106,18 +106,18 @@ public class BucketCacheLincheckTest {
 
   @Operation
   public void drain() {
-    cache.drainWriters();
+    BucketCaches.drain(cache);
   }
 
   /** After each run: write what waits, evict everything; then every slot is back, nothing pinned. */
   @Validate
   public void allSlotsReturn() {
-    cache.drainWriters();
+    BucketCaches.drain(cache);
     cache.evictBlocksByFile("a");
     cache.evictBlocksByFile("b");
     BucketCacheMetrics metrics = cache.metrics();
     if (metrics.pinnedSlots() != 0 || metrics.allocator().usedItemBytes() != 0 || cache.blockCount() != 0
-        || cache.parts().pins.deferredFrees() != 0) {
+        || cache.pins().deferredFrees() != 0) {
       throw new IllegalStateException("after evicting everything: " + metrics.pinnedSlots() + " pinned, "
           + metrics.allocator().usedItemBytes() + " bytes allocated, " + cache.blockCount() + " blocks");
     }

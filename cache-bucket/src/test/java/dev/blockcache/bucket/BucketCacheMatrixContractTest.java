@@ -13,8 +13,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The full {@link BlockCacheContractTest} on every valid L2 configuration of {@link L2Spec}: each engine, writer
- * mode, read mode, checksum setting and persistence setting, crossed. A spec that starts writer threads starts them
- * as a user would; {@link #settle} drains them. {@code -Dl2spec=TEXT} in the test JVM (e.g.
+ * mode, read mode, checksum setting and persistence setting, crossed. Each cache comes from the public factory, started
+ * as a user gets it; {@link #settle} waits for its writers. {@code -Dl2spec=TEXT} in the test JVM (e.g.
  * {@code -Dsurefire.argLine="-Dl2spec=mmap -Xmx2g"}) runs only the specs whose name contains TEXT.
  */
 @ParameterizedClass(name = "{0}")
@@ -33,10 +33,9 @@ class BucketCacheMatrixContractTest extends BlockCacheContractTest {
 
   @Override
   protected BlockCache newCache(long capacity, int maxBlockSize) {
-    BucketCache cache = BucketCaches.create(spec.config(dir));
+    BucketCache cache = BucketCaches.started(spec.config(dir));
     assertEquals(spec.persistence() == L2Spec.Persistence.CHECKPOINTED, cache.persistence() != null,
         "whether the cache checkpoints (L2Spec.checkpoints states the rule)");
-    cache.start();
     return cache;
   }
 
@@ -52,6 +51,6 @@ class BucketCacheMatrixContractTest extends BlockCacheContractTest {
 
   @Override
   protected void settle(BlockCache cache) {
-    ((BucketCache) cache).drainWriters();
+    BucketCaches.drain((BucketCache) cache);
   }
 }

@@ -61,14 +61,14 @@ class BucketCacheStressTest {
       } finally {
         source.release();
       }
-      cache.drainWriters();
+      BucketCaches.drain(cache);
     }
     // Prefilled blocks still cached (a starved size class may have evicted a few while prefilling); nothing evicts
     // them before every reader has hit one, since the writers and the evictor wait for that.
     List<BlockKey> present = new ArrayList<>();
     for (int i = 0; i < PREFILLED; i++) {
       BlockKey key = BlockKey.of("file-0", i * 65536L);
-      if (cache.parts().index.peek(key) != IndexEntry.ABSENT) {
+      if (cache.index().peek(key) != IndexEntry.ABSENT) {
         present.add(key);
       }
     }
@@ -153,17 +153,17 @@ class BucketCacheStressTest {
     if (failure.get() != null) {
       throw new AssertionError("worker failed", failure.get());
     }
-    cache.drainWriters();
+    BucketCaches.drain(cache);
     BucketCacheMetrics metrics = cache.metrics();
     assertTrue(hits.get() > 0, "no hit at all");
     assertTrue(peakUsed.get() <= capacity, "slots " + peakUsed.get() + " over capacity " + capacity);
     assertTrue(cache.stats().evictedBlockCount() > 0, "the workload never evicted: " + cache.stats());
     assertEquals(0, metrics.pinnedSlots());
-    assertEquals(0, cache.parts().pins.deferredFrees());
+    assertEquals(0, cache.pins().deferredFrees());
     assertEquals(0, metrics.headerMismatchCount());
-    assertEquals(cache.parts().index.size(), cache.stats().blockCount(), "per-category counts drifted");
+    assertEquals(cache.index().size(), cache.stats().blockCount(), "per-category counts drifted");
     cache.close();
     assertTrue(cache.engineReleased());
-    assertEquals(0, cache.parts().allocator.stats().usedItemBytes(), "close left slots allocated");
+    assertEquals(0, cache.allocator().stats().usedItemBytes(), "close left slots allocated");
   }
 }

@@ -2,8 +2,14 @@ package dev.blockcache.bucket;
 
 import dev.blockcache.bucket.format.BlockHeader;
 import dev.blockcache.api.BlockKey;
+import dev.blockcache.bucket.engine.ChannelIo;
+import dev.blockcache.bucket.engine.FileEngineOptions;
+import dev.blockcache.bucket.engine.IoEngine;
+import dev.blockcache.bucket.engine.IoEngineRegistry;
+import dev.blockcache.bucket.engine.PageCache;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 
 /** Small bucket caches for tests: item sizes up to 256 KiB, so that a few MiB hold dozens of buckets. */
 final class BucketCaches {
@@ -16,11 +22,39 @@ final class BucketCaches {
     return BucketCacheConfig.builder(engine, capacity).bucketSizes(SIZES);
   }
 
+  /**
+   * A cache for {@code config} on the engine the public factory would make, not started: no writer thread runs until
+   * the test calls {@code start()}, and {@link #drain} writes the queued blocks on the test's thread meanwhile.
+   */
   static BucketCache create(BucketCacheConfig config) {
+    try {
+      IoEngine engine = IoEngineRegistry.withBuiltins(
+          new FileEngineOptions(PageCache.directIo(config.fileDirectIo()), ChannelIo.PLAIN))
+          .create(config.ioEngine(), BucketCache.engineCapacity(config), BucketCache.engineSegmentSize(config));
+      return new BucketCache(config, engine, System::currentTimeMillis);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** A cache for {@code config} from the public factory: started, as a user gets it. */
+  static BucketCache started(BucketCacheConfig config) {
     try {
       return BucketCache.create(config);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Waits until {@code cache} wrote every block it accepted; fails the test after 30 s. */
+  static void drain(BucketCache cache) {
+    try {
+      if (!cache.awaitWritten(Duration.ofSeconds(30))) {
+        throw new AssertionError("blocks still waiting for their writer after 30 s");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError("interrupted while waiting for the writers", e);
     }
   }
 

@@ -63,7 +63,7 @@ class FileByteFlipTest {
           } finally {
             source.release();
           }
-          cache.drainWriters();
+          BucketCaches.drain(cache);
           keys.add(key);
         }
         assertEquals(0, cache.stats().evictedBlockCount(), "filled past the eviction point");
@@ -77,7 +77,7 @@ class FileByteFlipTest {
         int damaged = 0;
         for (int i = 0; i < keys.size(); i++) {
           BlockKey key = keys.get(i);
-          long entry = cache.parts().index.peek(key);
+          long entry = cache.index().peek(key);
           int from = CacheFileHeader.LENGTH + (int) IndexEntry.offset(entry);
           int to = from + IndexEntry.length(entry);
           boolean hit = !Arrays.equals(before, from, to, after, from, to);
@@ -85,7 +85,7 @@ class FileByteFlipTest {
           ByteBuf block = cache.getBlock(key, DATA);
           if (block == null) {
             assertTrue(hit, "an intact block was lost: " + key);
-            assertEquals(IndexEntry.ABSENT, cache.parts().index.peek(key), "a damaged block stayed cached");
+            assertEquals(IndexEntry.ABSENT, cache.index().peek(key), "a damaged block stayed cached");
             continue;
           }
           served++;

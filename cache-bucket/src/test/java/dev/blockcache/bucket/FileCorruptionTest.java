@@ -59,7 +59,7 @@ class FileCorruptionTest {
         if (!random.nextBoolean()) {
           continue;
         }
-        long entry = cache.parts().index.peek(key);
+        long entry = cache.index().peek(key);
         long at = CacheFileHeader.LENGTH + IndexEntry.offset(entry) + random.nextInt(IndexEntry.length(entry));
         ByteBuffer one = ByteBuffer.allocate(1);
         channel.read(one, at);
@@ -85,7 +85,7 @@ class FileCorruptionTest {
       for (int i = 0; i < BLOCKS; i++) {
         BlockKey key = BlockKey.of("hfile-" + (i % 7), i * 65_536L);
         put(cache, key, length(i));
-        cache.drainWriters();
+        BucketCaches.drain(cache);
         keys.add(key);
       }
       Set<BlockKey> damaged = corrupt(cache, file, keys, new Random(2024));
@@ -97,7 +97,7 @@ class FileCorruptionTest {
         ByteBuf block = cache.getBlock(key, DATA);
         if (damaged.contains(key)) {
           assertNull(block, "a damaged block was served: " + key);
-          assertEquals(IndexEntry.ABSENT, cache.parts().index.peek(key), "a damaged block stayed cached");
+          assertEquals(IndexEntry.ABSENT, cache.index().peek(key), "a damaged block stayed cached");
         } else {
           assertNotNull(block, "an intact block was lost: " + key);
           Blocks.verify(key, length(i), block);
@@ -120,8 +120,8 @@ class FileCorruptionTest {
     try (BucketCache cache = BucketCaches.create(
         BucketCaches.config("file:" + file, 16L << 20).checksumVerify(false).build())) {
       put(cache, key, 4000);
-      cache.drainWriters();
-      long entry = cache.parts().index.peek(key);
+      BucketCaches.drain(cache);
+      long entry = cache.index().peek(key);
       try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
         channel.write(ByteBuffer.wrap(new byte[] {0x55}),
             CacheFileHeader.LENGTH + IndexEntry.offset(entry) + IndexEntry.length(entry) - 1);

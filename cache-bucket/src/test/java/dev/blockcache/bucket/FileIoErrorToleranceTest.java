@@ -68,7 +68,7 @@ class FileIoErrorToleranceTest {
 
   private void putWritten(BlockKey key) {
     assertEquals(CacheResult.CACHED, put(key));
-    cache.drainWriters();
+    BucketCaches.drain(cache);
   }
 
   @Test
@@ -118,11 +118,11 @@ class FileIoErrorToleranceTest {
   void noSpaceOnWritesDropsBlocksThenDisablesTheCache() {
     io.noSpace = true;
     assertEquals(CacheResult.CACHED, put(BlockKey.of("f", 0)));
-    cache.drainWriters();
+    BucketCaches.drain(cache);
     assertNull(cache.getBlock(BlockKey.of("f", 0), DATA), "a block whose write failed is not served");
     clock.addAndGet(TOLERATED_MS + 1);
     put(BlockKey.of("f", 1));
-    cache.drainWriters();
+    BucketCaches.drain(cache);
     assertTrue(cache.metrics().disabledByIoErrors());
     assertEquals(2, cache.metrics().noSpaceCount());
     assertEquals(CacheResult.DISABLED, put(BlockKey.of("f", 2)));

@@ -48,7 +48,7 @@ class FileReadViewTest {
       }
       keys.add(key);
     }
-    cache.drainWriters();
+    BucketCaches.drain(cache);
     List<ByteBuf> held = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
       ByteBuf block = cache.getBlock(keys.get(i), DATA);

@@ -10,8 +10,6 @@ import dev.blockcache.api.BlockCache;
 class InlineBucketCacheContractTest extends StartedBucketCacheContractTest {
   @Override
   protected BlockCache newCache(long capacity, int maxBlockSize) {
-    BucketCache cache = BucketCaches.create(BucketCaches.config("offheap", capacity).writerInline(true).build());
-    cache.start();
-    return cache;
+    return BucketCaches.started(BucketCaches.config("offheap", capacity).writerInline(true).build());
   }
 }

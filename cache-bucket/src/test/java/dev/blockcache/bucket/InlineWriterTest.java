@@ -45,8 +45,8 @@ class InlineWriterTest {
       cache.start();
       BlockKey key = BlockKey.of("f", 0);
       assertEquals(CacheResult.CACHED, put(cache, key, 4000));
-      assertTrue(IndexEntry.offset(cache.parts().index.peek(key)) >= 0, "not in the index after cacheBlock");
-      assertEquals(0, cache.parts().ramCache.size());
+      assertTrue(IndexEntry.offset(cache.index().peek(key)) >= 0, "not in the index after cacheBlock");
+      assertEquals(0, cache.ramCache().size());
       assertEquals(CacheResult.ALREADY_CACHED, put(cache, key, 4000));
       ByteBuf block = cache.getBlock(key, DATA);
       try {
@@ -66,7 +66,7 @@ class InlineWriterTest {
     cache.close();
     assertEquals(CacheResult.DISABLED, put(cache, BlockKey.of("f", 0), 100));
     assertNull(cache.getBlock(BlockKey.of("f", 0), DATA));
-    assertEquals(0, cache.parts().allocator.stats().usedItemBytes());
+    assertEquals(0, cache.allocator().stats().usedItemBytes());
   }
 
   @Test
@@ -85,7 +85,7 @@ class InlineWriterTest {
         .build();
     try (IoEngine engine = IoEngineRegistry.withBuiltins().create(config.ioEngine(),
         BucketCache.engineCapacity(config), BucketCache.engineSegmentSize(config))) {
-      ConfigException e = assertThrows(ConfigException.class, () -> new BucketCache(config, engine));
+      ConfigException e = assertThrows(ConfigException.class, () -> BucketCache.create(config, engine));
       assertEquals(BucketCacheConfig.WRITER_INLINE, e.key());
     }
   }

@@ -47,7 +47,7 @@ class LongFileNameTest {
         } finally {
           block.release();
         }
-        cache.drainWriters();
+        BucketCaches.drain(cache);
         assertNull(cache.getBlock(key, ReadOptions.of(BlockCategory.DATA)));
         assertFalse(cache.evictBlock(key));
       }

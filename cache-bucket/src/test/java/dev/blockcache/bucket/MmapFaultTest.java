@@ -96,7 +96,7 @@ class MmapFaultTest {
   void faultsAreMissesAndDroppedWritesUntilTheWindowPassesThenTheCacheDisablesItself() throws IOException {
     BlockKey written = BlockKey.of("f", 0);
     assertEquals(CacheResult.CACHED, put(written));
-    cache.drainWriters();
+    BucketCaches.drain(cache);
     cache.start();
     truncateUnderTheMapping();
 
@@ -106,7 +106,7 @@ class MmapFaultTest {
     // The writer threads meet the fault too, and live on: the next blocks are taken and written (and fail) in turn.
     for (int i = 1; i <= 3; i++) {
       assertEquals(CacheResult.CACHED, put(BlockKey.of("f", i)));
-      assertTimeoutPreemptively(Duration.ofSeconds(30), cache::drainWriters, "a writer thread died");
+      assertTimeoutPreemptively(Duration.ofSeconds(30), () -> BucketCaches.drain(cache), "a writer thread died");
     }
     assertEquals(4, cache.metrics().ioErrorCount());
     assertFalse(cache.metrics().disabledByIoErrors(), "disabled inside the tolerated window");

@@ -96,7 +96,7 @@ class PublishRaceTest {
         }
       }
       assertEquals(0, reappeared, "evicted blocks found again by a get or a second evict");
-      cache.drainWriters();
+      BucketCaches.drain(cache);
       assertEquals(0, cache.blockCount());
       assertEquals(0, cache.metrics().allocator().usedItemBytes());
     } finally {
@@ -125,7 +125,7 @@ class PublishRaceTest {
       }
       assertEquals(0, miscounted, "evictBlocksByFile did not count " + blocksPerFile + " blocks, first " + firstMiscount);
       assertEquals(0, cache.stats().evictedBlockCount());
-      cache.drainWriters();
+      BucketCaches.drain(cache);
       assertEquals(0, cache.blockCount());
       assertEquals(0, cache.metrics().allocator().usedItemBytes());
     } finally {

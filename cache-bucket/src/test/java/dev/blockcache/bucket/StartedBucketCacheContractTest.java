@@ -10,10 +10,7 @@ import dev.blockcache.testing.BlockCacheContractTest;
 class StartedBucketCacheContractTest extends BlockCacheContractTest {
   @Override
   protected BlockCache newCache(long capacity, int maxBlockSize) {
-    BucketCache cache = BucketCaches.create(
-        BucketCaches.config("heap", capacity).queueAdditionWaitTimeMs(10_000).build());
-    cache.start();
-    return cache;
+    return BucketCaches.started(BucketCaches.config("heap", capacity).queueAdditionWaitTimeMs(10_000).build());
   }
 
   @Override
@@ -28,6 +25,6 @@ class StartedBucketCacheContractTest extends BlockCacheContractTest {
 
   @Override
   protected void settle(BlockCache cache) {
-    ((BucketCache) cache).drainWriters();
+    BucketCaches.drain((BucketCache) cache);
   }
 }

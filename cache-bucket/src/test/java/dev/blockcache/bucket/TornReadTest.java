@@ -72,7 +72,7 @@ class TornReadTest {
         .checksumVerify(false).build();
     long bucket = config.bucketCapacity();
     cache = new BucketCache(config, FileIoEngine.open(config.ioEngine(), (config.capacity() / bucket) * bucket,
-        BucketCache.segmentSize(bucket), FileEngineOptions.DEFAULTS.withIo(io)));
+        BucketCache.segmentSize(bucket), FileEngineOptions.DEFAULTS.withIo(io)), System::currentTimeMillis);
     BlockKey key = BlockKey.of("f", 0);
     ByteBuf source = Blocks.payload(key, 4000);
     try {
@@ -80,7 +80,7 @@ class TornReadTest {
     } finally {
       source.release();
     }
-    cache.drainWriters();
+    BucketCaches.drain(cache);
     ByteBuf whole = cache.getBlock(key, DATA);
     assertNotNull(whole, "an untouched slot is served");
     try {

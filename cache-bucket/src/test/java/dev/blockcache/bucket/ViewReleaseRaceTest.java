@@ -38,13 +38,13 @@ class ViewReleaseRaceTest {
     } finally {
       source.release();
     }
-    cache.drainWriters();
+    BucketCaches.drain(cache);
   }
 
   @RepeatedTest(20)
   void heldViewsKeepTheirBytesAndTheLastReleaseFreesTheSlotOnce() throws Exception {
     BucketCacheConfig config = BucketCacheConfig.builder("heap", CAPACITY).bucketSizes(256).build();
-    BucketCache cache = new BucketCache(config, new HeapIoEngine(CAPACITY, (int) CAPACITY));
+    BucketCache cache = new BucketCache(config, new HeapIoEngine(CAPACITY, (int) CAPACITY), System::currentTimeMillis);
     BlockKey victim = BlockKey.of("v", 0);
     put(cache, victim);
     List<ByteBuf> views = new ArrayList<>();
@@ -86,8 +86,8 @@ class ViewReleaseRaceTest {
       throw new AssertionError("a held view changed under its reader", failure.get());
     }
     assertEquals(0, cache.metrics().pinnedSlots());
-    assertEquals(0, cache.parts().pins.deferredFrees());
-    long live = cache.parts().index.size();
+    assertEquals(0, cache.pins().deferredFrees());
+    long live = cache.index().size();
     assertEquals(live * 256, cache.metrics().allocator().usedItemBytes(), "slots allocated vs blocks indexed");
     assertTrue(live >= 3, "the cache lost blocks it had room for: " + live);
     cache.close();

@@ -49,7 +49,7 @@ class WarmRestartTest {
       source.release();
     }
     // One block in flight at a time: a full writer queue (QUEUE_FULL) on a loaded machine is not what is tested.
-    cache.drainWriters();
+    BucketCaches.drain(cache);
   }
 
   private static BucketCache started(BucketCacheConfig config) {
@@ -64,7 +64,7 @@ class WarmRestartTest {
       for (int i = 0; i < BLOCKS; i++) {
         put(cache, key("a", i), length(i));
       }
-      cache.drainWriters();
+      BucketCaches.drain(cache);
     }
     try (BucketCache cache = started(config().build())) {
       assertEquals(Status.RESTORED, cache.persistence().restored().status());
@@ -78,7 +78,7 @@ class WarmRestartTest {
         block.release();
       }
       put(cache, key("b", 0), 3000);
-      cache.drainWriters();
+      BucketCaches.drain(cache);
       ByteBuf fresh = cache.getBlock(key("b", 0), DATA);
       Blocks.verify(key("b", 0), 3000, fresh);
       fresh.release();
@@ -92,7 +92,7 @@ class WarmRestartTest {
       for (int i = 0; i < BLOCKS; i++) {
         put(cache, key("old", i), length(i));
       }
-      cache.drainWriters();
+      BucketCaches.drain(cache);
       assertEquals(BLOCKS, cache.persistence().persister().checkpoint());
       Files.copy(dir.resolve("index"), saved);
       for (int i = 0; i < BLOCKS; i++) {
@@ -101,7 +101,7 @@ class WarmRestartTest {
       for (int i = 0; i < BLOCKS; i++) {
         put(cache, key("new", i), length(i));
       }
-      cache.drainWriters();
+      BucketCaches.drain(cache);
     }
     // As if the process died right after the saved checkpoint: its index names slots that now hold other blocks.
     Files.copy(saved, dir.resolve("index"), StandardCopyOption.REPLACE_EXISTING);
@@ -128,7 +128,7 @@ class WarmRestartTest {
   void aCheckpointFromAnotherConfigurationIsDiscarded() {
     try (BucketCache cache = started(config().build())) {
       put(cache, key("a", 1), 2000);
-      cache.drainWriters();
+      BucketCaches.drain(cache);
     }
     try (BucketCache cache = started(config().capacity(16L << 20).build())) {
       assertEquals(Status.CONFIG_MISMATCH, cache.persistence().restored().status());
@@ -144,7 +144,7 @@ class WarmRestartTest {
     try (BucketCache cache = started(config().build())) {
       assertEquals(Status.CORRUPT, cache.persistence().restored().status());
       put(cache, key("a", 1), 2000);
-      cache.drainWriters();
+      BucketCaches.drain(cache);
       ByteBuf block = cache.getBlock(key("a", 1), DATA);
       Blocks.verify(key("a", 1), 2000, block);
       block.release();

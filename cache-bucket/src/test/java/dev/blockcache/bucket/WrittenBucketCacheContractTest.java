@@ -32,6 +32,6 @@ class WrittenBucketCacheContractTest extends BlockCacheContractTest {
 
   @Override
   protected void settle(BlockCache cache) {
-    ((BucketCache) cache).drainWriters();
+    BucketCaches.drain((BucketCache) cache);
   }
 }

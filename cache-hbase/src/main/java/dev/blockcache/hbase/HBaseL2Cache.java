@@ -31,8 +31,9 @@ import org.slf4j.LoggerFactory;
  * <h2>Who releases what</h2>
  * <ul>
  *   <li>{@link #cacheBlock}: the caller's {@link Cacheable} is only read (never retained nor released; the caller
- *       keeps its reference). It is serialized into a pooled scratch buffer that this class releases before
- *       returning; the L2 copies the bytes into memory it owns.</li>
+ *       keeps its reference). It is serialized into a new pooled buffer that nobody writes to afterwards, which is
+ *       handed over to the L2 ({@link BucketCache#handOver}, no second copy): the L2 releases it once the block is
+ *       in its slot, or at once if it refuses the block.</li>
  *   <li>{@link #getBlock}: on a direct view (offheap, mmap, file engines) the returned block's {@code ByteBuff}
  *       holds the one reference the L2 handed out; HBase's release of the block's last reference runs the
  *       {@code ByteBuff}'s recycler, which releases our view and unpins its slot. The block is a shared-memory block
@@ -64,10 +65,10 @@ public final class HBaseL2Cache implements BlockCache {
    * @throws IOException when the engine's files cannot be opened
    */
   public HBaseL2Cache(Configuration conf) throws IOException {
-    this(start(BucketCache.create(L2SiteConfig.read(conf))), L2SiteConfig.operatorValues(conf));
+    this(BucketCache.create(L2SiteConfig.read(conf)), L2SiteConfig.operatorValues(conf));
   }
 
-  /** An adapter over {@code l2}, which it now owns: {@link #shutdown} closes it. The caller has started it. */
+  /** An adapter over {@code l2} (started, as its factories return it), which it now owns: {@link #shutdown} closes it. */
   public HBaseL2Cache(BucketCache l2) {
     this(l2, Map.of());
   }
@@ -77,11 +78,6 @@ public final class HBaseL2Cache implements BlockCache {
     this.stats = new L2CacheStats(l2::stats);
     this.reader = new BlockReader(l2);
     this.configured = Map.copyOf(configured);
-  }
-
-  private static BucketCache start(BucketCache l2) {
-    l2.start();
-    return l2;
   }
 
   /** The L2 behind this adapter, for its own metrics ({@link BucketCache#metrics()}). */
@@ -102,7 +98,8 @@ public final class HBaseL2Cache implements BlockCache {
   /**
    * Serializes {@code buf} and caches it with MEMORY priority when {@code inMemory}. With {@code waitWhenCache} a
    * full writer queue is waited on for {@code hbase.bucketcache.queue.addition.waittime}; without, it fails the
-   * insertion at once (HBase's readers pass false). The caller keeps its reference to {@code buf}.
+   * insertion at once (HBase's readers pass false). The caller keeps its reference to {@code buf}; the serialized
+   * copy is the L2's.
    */
   @Override
   public void cacheBlock(BlockCacheKey cacheKey, Cacheable buf, boolean inMemory, boolean waitWhenCache) {
@@ -110,14 +107,9 @@ public final class HBaseL2Cache implements BlockCache {
     if (serialized == null) {
       return;
     }
-    try {
-      BlockType type = HBaseKeys.type(cacheKey.getBlockType());
-      CacheOptions options = inMemory ? CacheOptions.inMemory(type.category()) : CacheOptions.of(type);
-      l2.cacheBlock(HBaseKeys.key(cacheKey), serialized, options,
-          waitWhenCache ? QueueWait.CONFIGURED : QueueWait.NONE);
-    } finally {
-      serialized.release();
-    }
+    BlockType type = HBaseKeys.type(cacheKey.getBlockType());
+    CacheOptions options = inMemory ? CacheOptions.inMemory(type.category()) : CacheOptions.of(type);
+    l2.handOver(HBaseKeys.key(cacheKey), serialized, options, waitWhenCache ? QueueWait.CONFIGURED : QueueWait.NONE);
   }
 
   /**

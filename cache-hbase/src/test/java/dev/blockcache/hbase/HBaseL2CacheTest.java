@@ -46,7 +46,7 @@ class HBaseL2CacheTest {
     BlockCacheKey key = new BlockCacheKey("file-a", 4096, true, BlockType.DATA);
     byte[] bytes = bytes(3000, 7);
     cache.cacheBlock(key, new BytesCacheable(bytes));
-    cache.l2().drainWriters();
+    TestCaches.drain(cache);
 
     BytesCacheable block = (BytesCacheable) cache.getBlock(key, true, false, true);
     assertEquals(1, block.refCnt());
@@ -69,7 +69,7 @@ class HBaseL2CacheTest {
       assertArrayEquals(bytes, ((BytesCacheable) block).bytes());
       block.release();
     }
-    cache.l2().drainWriters();
+    TestCaches.drain(cache);
     assertEquals(0, cache.l2().metrics().pinnedSlots());
   }
 
@@ -88,7 +88,7 @@ class HBaseL2CacheTest {
 
     BlockCacheKey data = new BlockCacheKey("file-c", 8192, true, BlockType.DATA);
     cache.cacheBlock(data, new BytesCacheable(bytes(100, 1)));
-    cache.l2().drainWriters();
+    TestCaches.drain(cache);
     Cacheable hit = cache.getBlock(data, false, false, true);
     hit.release();
     Cacheable uncounted = cache.getBlock(data, true, false, false);
@@ -109,7 +109,7 @@ class HBaseL2CacheTest {
       cache.cacheBlock(new BlockCacheKey(i < 6 ? "file-d" : "file-e", i * 1000L), new BytesCacheable(bytes(200, i)),
           i == 0, true);
     }
-    cache.l2().drainWriters();
+    TestCaches.drain(cache);
     List<String> listed = new ArrayList<>();
     for (CachedBlock b : cache) {
       listed.add(b.getFilename() + "@" + b.getOffset() + ":" + b.getBlockPriority());

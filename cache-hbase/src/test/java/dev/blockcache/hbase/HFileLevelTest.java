@@ -87,7 +87,7 @@ class HFileLevelTest {
     long firstMisses = stats.getMissCount();
     assertTrue(firstMisses > (blockSize == 4096 ? 100 : 5), "blocks read from disk: " + firstMisses);
     assertEquals(0, stats.getHitCount());
-    cache.l2().drainWriters();
+    TestCaches.drain(cache);
     assertEquals(firstMisses, cache.getBlockCount(), "every block read is cached");
 
     assertEquals(ROWS, scanAll(conf, reader));
@@ -117,7 +117,7 @@ class HFileLevelTest {
     // The writer runs on the heap allocator: HBase's writer keeps one pooled buffer after close whatever the cache
     // (checked with its own LruBlockCache), which would hide the reader's accounting this test is about.
     write(conf, fs, file, blockSize, new CacheConfig(conf, null, cache, ByteBuffAllocator.HEAP));
-    cache.l2().drainWriters();
+    TestCaches.drain(cache);
     assertTrue(cache.getBlockCount() > 0, "nothing cached on write");
 
     HFile.Reader reader = HFile.createReader(fs, file, cacheConf, true, conf);
@@ -138,7 +138,7 @@ class HFileLevelTest {
     FileSystem fs = FileSystem.getLocal(conf);
     Path file = new Path(dir.resolve("warm").toUri());
     write(conf, fs, file, 65536, new CacheConfig(conf, null, cache, ByteBuffAllocator.HEAP));
-    cache.l2().drainWriters();
+    TestCaches.drain(cache);
     long cached = cache.getBlockCount();
     assertTrue(cached > 5, "cached on write: " + cached);
     cache.shutdown(); // writes the last index checkpoint

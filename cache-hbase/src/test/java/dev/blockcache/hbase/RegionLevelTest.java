@@ -146,7 +146,7 @@ class RegionLevelTest {
 
   private static void drain(HBaseL2Cache ours) {
     if (ours != null) {
-      ours.l2().drainWriters();
+      TestCaches.drain(ours);
     }
   }
 

@@ -4,11 +4,10 @@ import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.CachePriority;
 import dev.blockcache.bucket.index.BlockIndex;
 import dev.blockcache.bucket.index.IndexEntry;
-import dev.blockcache.buffer.HeapBlock;
 
 /**
- * A block accepted by {@code cacheBlock} and waiting for a writer thread: its key, a heap copy of its bytes (readable
- * by gets while it waits) and the priority it enters with.
+ * A block accepted by {@code cacheBlock} or {@code handOver} and waiting for a writer thread: its key, its bytes
+ * (a {@link WaitingBlock}, readable by gets while it waits) and the priority it enters with.
  *
  * <p>An eviction that takes a waiting block out of the RAM cache {@linkplain #withdraw withdraws} it; its writer
  * publishes the slot only through {@link #publishIn}, which does nothing once the block is withdrawn. The two are
@@ -21,14 +20,14 @@ import dev.blockcache.buffer.HeapBlock;
  */
 public final class PendingWrite {
   private final BlockKey key;
-  private final HeapBlock block;
+  private final WaitingBlock block;
   private final CachePriority priority;
   /** Guarded by this. */
   private boolean withdrawn;
   /** Guarded by this: {@link #publishIn} mapped the key. */
   private boolean published;
 
-  public PendingWrite(BlockKey key, HeapBlock block, CachePriority priority) {
+  public PendingWrite(BlockKey key, WaitingBlock block, CachePriority priority) {
     this.key = key;
     this.block = block;
     this.priority = priority;
@@ -38,7 +37,8 @@ public final class PendingWrite {
     return key;
   }
 
-  public HeapBlock block() {
+  /** The block's bytes; see {@link WaitingBlock} for who holds them and until when. */
+  public WaitingBlock block() {
     return block;
   }
 

@@ -1,79 +1,70 @@
 package dev.blockcache.bucket.write;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The bounded write path of the L2: {@code cacheBlock} hands a block to one of {@code threads} queues of
  * {@code queueLength} entries (chosen by key hash, so one key always goes to the same writer) and returns; a writer
- * thread per queue takes batches and passes them to a {@link BlockWriter}.
+ * thread per queue takes batches and passes them to a {@link BlockWriter}. Writers wake per batch, not per block: see
+ * {@link WriterLane}.
  *
  * <h2>Bounds and failure</h2>
  * Nothing grows without bound: at most {@code threads × queueLength} blocks wait, plus one batch per writer in
  * flight. A full queue fails the submission at once, or after waiting up to {@code waitMillis}
  * ({@code hbase.bucketcache.queue.addition.waittime}); the cache counts it as a failed insertion — unlike HBase,
- * never silently.
+ * never silently. Every block a queue accepted passes through the {@link BlockWriter} exactly once, also when the
+ * pipeline closes (see {@link #close}).
  *
- * <h2>Lifecycle and tests</h2>
- * The constructor starts no thread; {@link #start} does and {@link #close} stops them after draining. Tests drive the
- * pipeline without sleeping: {@link #drainNow()} runs every queued block through the writer on the calling thread,
- * and {@link #awaitIdle()} blocks until every block submitted before the call has been written (when no other thread
- * submits meanwhile).
+ * <h2>Lifecycle</h2>
+ * The constructor starts no thread; {@link #start} does (the cache calls it before handing itself out) and
+ * {@link #close} stops them after draining. {@link #awaitWritten} is the bounded wait for tests and benchmarks; the
+ * waiting thread writes what the writers have not taken yet itself (see {@link WriterLane#helpDrain}). A pipeline
+ * never started (tests in the cache's package step it by hand) writes on the thread that waits.
  *
- * <p>Thread-safety: {@link #submit} from any thread; lifecycle methods from the owner.
+ * <p>Thread-safety: {@link #submit} and {@link #awaitWritten} from any thread; {@link #start} and {@link #close} from
+ * the owner.
  */
 public final class WriterPipeline implements AutoCloseable {
-  /** Most blocks a writer takes from its queue per batch: enough to amortise the wake-up, small enough to be fair. */
-  private static final int MAX_BATCH = 64;
-
-  private final List<ArrayBlockingQueue<PendingWrite>> queues;
-  private final BlockWriter writer;
+  private final List<WriterLane> lanes;
   private final long waitMillis;
-  private final AtomicLong submitted = new AtomicLong();
-  private final AtomicLong completed = new AtomicLong();
   private final ReentrantLock progressLock = new ReentrantLock();
   private final Condition progress = progressLock.newCondition();
+  /** Threads in {@link #awaitWritten}: a finished batch signals only when some thread waits. */
+  private final AtomicInteger waiters = new AtomicInteger();
   private final List<Thread> threads = new ArrayList<>();
-  private volatile boolean running;
 
   public WriterPipeline(int threads, int queueLength, long waitMillis, BlockWriter writer) {
     if (threads < 1 || queueLength < 1 || waitMillis < 0) {
       throw new IllegalArgumentException(
           "threads " + threads + ", queueLength " + queueLength + ", waitMillis " + waitMillis);
     }
-    List<ArrayBlockingQueue<PendingWrite>> list = new ArrayList<>(threads);
+    List<WriterLane> list = new ArrayList<>(threads);
     for (int i = 0; i < threads; i++) {
-      list.add(new ArrayBlockingQueue<>(queueLength));
+      list.add(new WriterLane(queueLength, writer, this::signalProgress));
     }
-    this.queues = List.copyOf(list);
-    this.writer = writer;
+    this.lanes = List.copyOf(list);
     this.waitMillis = waitMillis;
   }
 
   /** Starts one writer thread per queue, made by {@code factory}. */
   public synchronized void start(ThreadFactory factory) {
-    if (running || !threads.isEmpty()) {
+    if (!threads.isEmpty()) {
       throw new IllegalStateException("writer pipeline already started");
     }
-    running = true;
-    for (ArrayBlockingQueue<PendingWrite> queue : queues) {
-      Thread t = factory.newThread(() -> runWriter(queue));
-      threads.add(t);
-      t.start();
+    for (WriterLane lane : lanes) {
+      threads.add(factory.newThread(lane::runWriter));
     }
+    threads.forEach(Thread::start);
   }
 
-  /**
-   * Queues {@code write} for its writer, waiting for room as configured.
-   *
-   * @return false if the queue stayed full for the configured wait (the caller counts a failed insertion)
-   */
+  /** Queues {@code write} for its writer, waiting for room as configured; see {@link #submit(PendingWrite, QueueWait)}. */
   public boolean submit(PendingWrite write) {
     return submit(write, QueueWait.CONFIGURED);
   }
@@ -81,63 +72,33 @@ public final class WriterPipeline implements AutoCloseable {
   /**
    * Queues {@code write} for its writer; {@code wait} says whether a full queue may be waited on.
    *
-   * @return false if the queue was full (and stayed full for the configured wait, when {@code wait} allows one)
+   * @return false if the queue was full (and stayed full for the configured wait, when {@code wait} allows one); the
+   *     block then never reaches the {@link BlockWriter} and the caller still holds it
    */
   public boolean submit(PendingWrite write, QueueWait wait) {
-    ArrayBlockingQueue<PendingWrite> queue = queueFor(write);
-    submitted.incrementAndGet();
+    WriterLane lane = laneFor(write);
     boolean queued;
-    if (waitMillis == 0 || wait == QueueWait.NONE) {
-      queued = queue.offer(write);
-    } else {
-      try {
-        queued = queue.offer(write, waitMillis, TimeUnit.MILLISECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        queued = false;
-      }
+    try {
+      queued = lane.offer(write, wait == QueueWait.NONE ? 0 : waitMillis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
     }
-    if (!queued) {
-      markCompleted(1);
+    if (queued && lane.stopping()) {
+      lane.drainNow(); // queued after close's last drain, or while it ran: nobody else would write it
     }
     return queued;
   }
 
-  private ArrayBlockingQueue<PendingWrite> queueFor(PendingWrite write) {
+  private WriterLane laneFor(PendingWrite write) {
     long h = write.key().hash64();
-    return queues.get((int) Long.remainderUnsigned(h ^ (h >>> 32), queues.size()));
+    return lanes.get((int) Long.remainderUnsigned(h ^ (h >>> 32), lanes.size()));
   }
 
-  private void runWriter(ArrayBlockingQueue<PendingWrite> queue) {
-    List<PendingWrite> batch = new ArrayList<>(MAX_BATCH);
-    while (running || !queue.isEmpty()) {
-      try {
-        PendingWrite first = queue.poll(100, TimeUnit.MILLISECONDS);
-        if (first == null) {
-          continue;
-        }
-        batch.add(first);
-        queue.drainTo(batch, MAX_BATCH - 1);
-        writeBatch(batch);
-      } catch (InterruptedException e) {
-        if (!running) {
-          break;
-        }
-      }
+  private void signalProgress() {
+    if (waiters.get() == 0) {
+      return;
     }
-  }
-
-  private void writeBatch(List<PendingWrite> batch) {
-    try {
-      writer.write(batch);
-    } finally {
-      markCompleted(batch.size());
-      batch.clear();
-    }
-  }
-
-  private void markCompleted(int count) {
-    completed.addAndGet(count);
     progressLock.lock();
     try {
       progress.signalAll();
@@ -146,65 +107,96 @@ public final class WriterPipeline implements AutoCloseable {
     }
   }
 
-  /** Writes every queued block on the calling thread; returns how many it wrote. */
-  public int drainNow() {
-    int written = 0;
-    List<PendingWrite> batch = new ArrayList<>(MAX_BATCH);
-    for (ArrayBlockingQueue<PendingWrite> queue : queues) {
-      while (queue.drainTo(batch, MAX_BATCH) > 0) {
-        written += batch.size();
-        writeBatch(batch);
-      }
+  /**
+   * Waits until every block accepted before this call has been through its writer (written, or dropped and counted),
+   * or until {@code timeout} passed. Blocks accepted during the wait are not waited for. A pipeline whose threads were
+   * never started writes the queued blocks on the calling thread instead.
+   *
+   * @return true if every such block was through its writer in time
+   * @throws InterruptedException if the calling thread is interrupted while waiting (its flag is then cleared)
+   */
+  public boolean awaitWritten(Duration timeout) throws InterruptedException {
+    if (threadsStarted()) {
+      return awaitWriters(timeout);
     }
-    return written;
+    drainNow();
+    return true;
   }
 
-  /**
-   * Blocks until every block submitted before this call has been written (or refused), provided no other thread
-   * submits meanwhile: the wait is for as many completions as there were submissions, so with concurrent submitters
-   * a later block finishing first can stand in for an earlier one still being written. (Tests and benchmarks call
-   * it between phases; a per-queue fence would make it exact under concurrency.) With no writer threads started,
-   * drains on the calling thread instead.
-   */
-  public void awaitIdle() throws InterruptedException {
-    if (threads.isEmpty()) {
-      drainNow();
-      return;
+  private synchronized boolean threadsStarted() {
+    return !threads.isEmpty();
+  }
+
+  private boolean awaitWriters(Duration timeout) throws InterruptedException {
+    long[] targets = new long[lanes.size()];
+    for (int i = 0; i < targets.length; i++) {
+      targets[i] = lanes.get(i).accepted();
     }
-    long target = submitted.get();
-    progressLock.lock();
+    for (WriterLane lane : lanes) {
+      lane.helpDrain();
+      lane.flush(); // whatever the writer holds or was queued meanwhile: no gathering while someone waits
+    }
+    long remaining = timeout.toNanos();
+    waiters.incrementAndGet();
+    progressLock.lockInterruptibly();
     try {
-      while (completed.get() < target) {
-        progress.await();
+      while (!finished(targets)) {
+        if (remaining <= 0) {
+          return false;
+        }
+        remaining = progress.awaitNanos(remaining);
       }
+      return true;
     } finally {
       progressLock.unlock();
+      waiters.decrementAndGet();
     }
+  }
+
+  private boolean finished(long[] targets) {
+    for (int i = 0; i < targets.length; i++) {
+      if (!lanes.get(i).finishedAtLeast(targets[i])) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Writes every queued block on the calling thread; returns how many (for tests that step the pipeline). */
+  public int drainNow() {
+    int written = 0;
+    for (WriterLane lane : lanes) {
+      written += lane.drainNow();
+    }
+    return written;
   }
 
   /** Blocks waiting in the queues now. */
   public int queuedCount() {
     int total = 0;
-    for (ArrayBlockingQueue<PendingWrite> queue : queues) {
-      total += queue.size();
+    for (WriterLane lane : lanes) {
+      total += lane.queued();
     }
     return total;
   }
 
   /** The most blocks that can wait at once. */
   public int queueCapacity() {
-    return queues.size() * (queues.get(0).size() + queues.get(0).remainingCapacity());
+    return lanes.size() * lanes.get(0).capacity();
   }
 
-  /** Lets the writers finish what is queued, then stops them. Idempotent. */
+  /**
+   * Lets the writers finish what is queued, stops them, and passes anything queued meanwhile through the writer on
+   * the calling thread. Idempotent; an interrupt while joining is kept for the caller.
+   */
   @Override
   public synchronized void close() {
-    running = false;
+    lanes.forEach(WriterLane::stop);
     boolean interrupted = false;
     for (Thread t : threads) {
       while (t.isAlive()) {
         try {
-          t.join();
+          t.join(TimeUnit.SECONDS.toMillis(1));
         } catch (InterruptedException e) {
           interrupted = true;
         }

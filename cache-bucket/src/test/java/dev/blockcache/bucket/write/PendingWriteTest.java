@@ -9,7 +9,6 @@ import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.CachePriority;
 import dev.blockcache.bucket.index.BlockIndex;
 import dev.blockcache.bucket.index.IndexEntry;
-import dev.blockcache.buffer.HeapBlock;
 import io.netty.buffer.Unpooled;
 import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
@@ -20,7 +19,7 @@ class PendingWriteTest {
   private static final long ENTRY = IndexEntry.pack(0, 100, CachePriority.SINGLE, BlockCategory.DATA);
 
   private static PendingWrite write() {
-    return new PendingWrite(KEY, HeapBlock.copyOf(Unpooled.wrappedBuffer(new byte[64]), BlockCategory.DATA),
+    return new PendingWrite(KEY, WaitingBlock.copyOf(Unpooled.wrappedBuffer(new byte[64]), BlockCategory.DATA),
         CachePriority.SINGLE);
   }
 

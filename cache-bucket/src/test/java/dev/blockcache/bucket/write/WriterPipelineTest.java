@@ -2,16 +2,18 @@ package dev.blockcache.bucket.write;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.blockcache.api.BlockCategory;
 import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.CachePriority;
-import dev.blockcache.buffer.HeapBlock;
 import io.netty.buffer.Unpooled;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 class WriterPipelineTest {
@@ -19,7 +21,7 @@ class WriterPipelineTest {
 
   private static PendingWrite write(long offset) {
     return new PendingWrite(BlockKey.of("f", offset),
-        HeapBlock.copyOf(Unpooled.wrappedBuffer(new byte[16]), BlockCategory.DATA), CachePriority.SINGLE);
+        WaitingBlock.copyOf(Unpooled.wrappedBuffer(new byte[16]), BlockCategory.DATA), CachePriority.SINGLE);
   }
 
   @Test
@@ -77,7 +79,7 @@ class WriterPipelineTest {
       submitter.start();
       writerMayRun.countDown();
       submitter.join();
-      pipeline.awaitIdle();
+      assertTrue(pipeline.awaitWritten(Duration.ofSeconds(30)));
       assertEquals(3, written.size());
     }
   }
@@ -107,14 +109,14 @@ class WriterPipelineTest {
   }
 
   @Test
-  void startedWritersWriteEverythingAndAwaitIdleSeesIt() throws Exception {
+  void startedWritersWriteEverythingAndAwaitWrittenSeesIt() throws Exception {
     try (WriterPipeline pipeline = new WriterPipeline(3, 64, 1000,
         batch -> batch.forEach(w -> written.add(w.key())))) {
       pipeline.start(Thread::new);
       for (int i = 0; i < 1000; i++) {
         assertTrue(pipeline.submit(write(i)));
       }
-      pipeline.awaitIdle();
+      assertTrue(pipeline.awaitWritten(Duration.ofSeconds(30)));
       assertEquals(1000, written.size());
       assertEquals(0, pipeline.queuedCount());
     }
@@ -142,5 +144,80 @@ class WriterPipelineTest {
     }
     assertEquals(1, batches.size());
     assertEquals(6, batches.peek().size());
+  }
+
+  @Test
+  void awaitWrittenGivesUpAfterItsTimeoutWhileAWriterIsStalled() throws Exception {
+    CountDownLatch writerMayRun = new CountDownLatch(1);
+    CountDownLatch writerTookBatch = new CountDownLatch(1);
+    BlockWriter stalled = batch -> {
+      writerTookBatch.countDown();
+      try {
+        writerMayRun.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    };
+    try (WriterPipeline pipeline = new WriterPipeline(1, 4, 0, stalled)) {
+      pipeline.start(Thread::new);
+      assertTrue(pipeline.submit(write(0)));
+      writerTookBatch.await();
+      long start = System.nanoTime();
+      assertFalse(pipeline.awaitWritten(Duration.ofMillis(50)));
+      assertTrue(System.nanoTime() - start >= 50_000_000L, "gave up before the timeout");
+      writerMayRun.countDown();
+      assertTrue(pipeline.awaitWritten(Duration.ofSeconds(30)));
+    }
+  }
+
+  @Test
+  void awaitWrittenThrowsWhenInterrupted() throws Exception {
+    CountDownLatch writerMayRun = new CountDownLatch(1);
+    CountDownLatch writerTookBatch = new CountDownLatch(1);
+    BlockWriter stalled = batch -> {
+      writerTookBatch.countDown();
+      try {
+        writerMayRun.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    };
+    try (WriterPipeline pipeline = new WriterPipeline(1, 4, 0, stalled)) {
+      pipeline.start(Thread::new);
+      assertTrue(pipeline.submit(write(0)));
+      writerTookBatch.await();
+      Thread.currentThread().interrupt();
+      assertThrows(InterruptedException.class, () -> pipeline.awaitWritten(Duration.ofSeconds(30)));
+      assertFalse(Thread.interrupted());
+      writerMayRun.countDown();
+    }
+  }
+
+  /** A block queued after close's last drain still reaches the writer (a handed-over buffer would leak otherwise). */
+  @Test
+  void aBlockQueuedAfterCloseIsStillPassedToTheWriter() {
+    WriterPipeline pipeline = new WriterPipeline(1, 8, 0, batch -> batch.forEach(w -> written.add(w.key())));
+    pipeline.start(Thread::new);
+    pipeline.close();
+    assertTrue(pipeline.submit(write(1)));
+    assertEquals(1, written.size());
+  }
+
+  /** Writers wake per batch: a burst into an idle writer is written in a few batches, not one per block. */
+  @Test
+  void aBurstIsWrittenInBatches() throws Exception {
+    AtomicInteger batches = new AtomicInteger();
+    try (WriterPipeline pipeline = new WriterPipeline(1, 256, 1000, batch -> {
+      batches.incrementAndGet();
+      batch.forEach(w -> written.add(w.key()));
+    })) {
+      pipeline.start(Thread::new);
+      for (int i = 0; i < 256; i++) {
+        assertTrue(pipeline.submit(write(i)));
+      }
+      assertTrue(pipeline.awaitWritten(Duration.ofSeconds(30)));
+      assertEquals(256, written.size());
+      assertTrue(batches.get() <= 128, batches.get() + " batches for 256 blocks");
+    }
   }
 }

@@ -2,6 +2,7 @@ package dev.blockcache.hbase.testing;
 
 import dev.blockcache.hbase.HBaseL2Cache;
 import java.io.IOException;
+import java.time.Duration;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 
@@ -29,5 +30,17 @@ public final class TestCaches {
   /** Our L2 as HBase's BlockCacheFactory builds it: through the (Configuration) constructor. */
   public static HBaseL2Cache ours(Configuration conf) throws IOException {
     return new HBaseL2Cache(conf);
+  }
+
+  /** Waits until {@code cache}'s L2 wrote every block it accepted; fails after 30 s. */
+  public static void drain(HBaseL2Cache cache) {
+    try {
+      if (!cache.l2().awaitWritten(Duration.ofSeconds(30))) {
+        throw new AssertionError("L2 blocks still waiting for their writer after 30 s");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError("interrupted while waiting for the L2 writers", e);
+    }
   }
 }

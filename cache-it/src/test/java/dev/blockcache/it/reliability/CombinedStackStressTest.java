@@ -15,6 +15,7 @@ import dev.blockcache.testing.Blocks;
 import dev.blockcache.testing.Figures;
 import dev.blockcache.testing.LeakRecorder;
 import io.netty.buffer.ByteBuf;
+import java.time.Duration;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -151,7 +152,7 @@ class CombinedStackStressTest {
     for (Thread thread : threads) {
       thread.join();
     }
-    l2.drainWriters();
+    assertTrue(l2.awaitWritten(Duration.ofSeconds(60)), "L2 writers did not finish");
     long l2Capacity = l2.capacity();
     long l2Configured = L2_MB << 20;
     cache.close();

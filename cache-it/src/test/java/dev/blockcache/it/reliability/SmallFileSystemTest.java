@@ -3,7 +3,6 @@ package dev.blockcache.it.reliability;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.blockcache.api.BlockCategory;
@@ -128,7 +127,6 @@ class SmallFileSystemTest {
     BucketCacheConfig config = BucketCacheConfig.builder(spec(scheme), 3L << 20).bucketSizes(SIZES)
         .ioErrorsToleratedMs(Long.MAX_VALUE / 4).build();
     try (BucketCache cache = BucketCache.create(config)) {
-      cache.start();
       // Holes first (punching frees their space), then the filler takes all the space left.
       for (Path file : filesOf(scheme)) {
         long dataBytes = Files.size(file) - CacheFileHeader.LENGTH;
@@ -148,7 +146,7 @@ class SmallFileSystemTest {
           block.release();
         }
       }
-      assertTimeoutPreemptively(Duration.ofSeconds(60), cache::drainWriters, "a writer thread died");
+      assertTrue(cache.awaitWritten(Duration.ofSeconds(60)), "a writer thread died");
       long served = 0;
       for (int i = 0; i < 200; i++) {
         ByteBuf block = cache.getBlock(BlockKey.of("hfile", i * 8192L), DATA);

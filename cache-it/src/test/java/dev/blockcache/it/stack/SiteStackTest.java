@@ -23,6 +23,7 @@ import dev.blockcache.stack.BlockCacheFactory;
 import dev.blockcache.testing.Blocks;
 import dev.blockcache.testing.SiteXml;
 import io.netty.buffer.ByteBuf;
+import java.time.Duration;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,7 +52,12 @@ class SiteStackTest {
       source.release();
     }
     if (cache instanceof CombinedBlockCache && category == BlockCategory.DATA) {
-      ((BucketCache) ((CombinedBlockCache) cache).l2()).drainWriters();
+      try {
+        assertTrue(((BucketCache) ((CombinedBlockCache) cache).l2()).awaitWritten(Duration.ofSeconds(30)));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError(e);
+      }
     }
     ByteBuf block = cache.getBlock(key, ReadOptions.of(category));
     assertNotNull(block, key + " missed");

@@ -1,5 +1,6 @@
 package dev.blockcache.jmh.experiments;
 
+import dev.blockcache.jmh.L2Drain;
 import dev.blockcache.bucket.BucketCache;
 import dev.blockcache.minidb.BlockFileLayout;
 import dev.blockcache.minidb.BlockFileReader;
@@ -39,14 +40,14 @@ final class ExperimentData {
 
   /**
    * Reads one row of every data block of {@code reader}, so that each block misses once and is written into
-   * {@code l2} at once (its writers need not be started); fails unless the L2 then holds every block.
+   * {@code l2} at once; fails unless the L2 then holds every block.
    */
   static void loadAll(BlockFileReader reader, BucketCache l2) throws IOException {
     byte[] row = new byte[BlockFileLayout.ROW_SIZE];
     long rowsPerBlock = reader.blockSize() / BlockFileLayout.ROW_SIZE;
     for (long id = 0; id < reader.rowCount(); id += rowsPerBlock) {
       reader.readRow(id, row); // a miss: read from the file and queued for the L2
-      l2.drainWriters(); // writes the block now, so no queue ever overflows
+      L2Drain.await(l2); // the block is written before the next one, so no queue ever overflows
     }
     if (l2.blockCount() != reader.blockCount()) {
       throw new IllegalStateException("L2 holds " + l2.blockCount() + " of " + reader.blockCount() + " blocks");

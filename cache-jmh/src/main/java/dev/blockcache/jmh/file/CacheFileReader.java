@@ -1,5 +1,6 @@
 package dev.blockcache.jmh.file;
 
+import dev.blockcache.jmh.L2Drain;
 import dev.blockcache.api.BlockCategory;
 import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.CacheOptions;
@@ -44,7 +45,7 @@ final class CacheFileReader implements FileReader {
       if (result != CacheResult.CACHED) {
         throw new IllegalStateException("block " + i + " not cached: " + result);
       }
-      cache.drainWriters();
+      L2Drain.await(cache);
     }
   }
 

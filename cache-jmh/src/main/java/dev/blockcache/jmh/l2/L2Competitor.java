@@ -26,6 +26,16 @@ public enum L2Competitor {
     }
   },
   /**
+   * blockcache's BucketCache, default config, inserting through {@code handOver}: the cache keeps the caller's
+   * buffer in its RAM cache until the writer copied it into its slot (no heap copy), as HBase's does.
+   */
+  OURS_HAND_OVER {
+    @Override
+    L2Adapter create(L2Setup setup) throws IOException {
+      return OursBucketAdapter.create(name(), setup, b -> b, OursBucketAdapter.Insert.HAND_OVER);
+    }
+  },
+  /**
    * blockcache's BucketCache with {@code hbase.bucketcache.writer.inline=true}: {@code cacheBlock} writes the slot on
    * the calling thread (no writer threads); gets are zero-copy views.
    */

@@ -18,7 +18,8 @@ import org.openjdk.jmh.annotations.Threads;
  * <ul>
  *   <li><b>One invocation is one burst</b>: one thread offers {@value #BURST_BLOCKS} distinct blocks of
  *       {@link #blockSize} bytes (16 MiB of 4 KiB blocks, 256 MiB of 64 KiB blocks) through {@code cacheBlock} as
- *       fast as the cache returns, then <b>waits until the writers have drained</b> (ours: {@code drainWriters()};
+ *       fast as the cache returns, then <b>waits until the writers have drained</b> (ours: {@code awaitWritten},
+ *       whose caller writes what the writers have not taken yet;
  *       HBase: its RAM-cache heap size back to 0). The time includes the drain, so the figure is the rate at which
  *       blocks reach slots, not the rate at which a queue accepts them.</li>
  *   <li><b>Free capacity</b>: before each burst (not timed) the cache is emptied by evict-by-file; its capacity is
@@ -33,10 +34,11 @@ import org.openjdk.jmh.annotations.Threads;
  *       {@code cacheBlock} refused at a full queue) are JMH auxiliary counters over the same time.
  *       {@code droppedBlocks / score} is the dropped fraction; {@code droppedBlocks - refusedBlocks} counts blocks
  *       lost although a queue took them and capacity was free, which must be 0.</li>
- *   <li><b>Competitors</b>: OURS_ZERO_COPY (the read path does not matter to inserts) and HBASE_BUCKET, both
- *       {@code offheap}, 3 writer threads, queues of 64, HBase's default bucket sizes. Source blocks are built
- *       before measurement; ours copies each one to the heap in {@code cacheBlock}, HBase retains it in its RAM
- *       cache: each as its reader path does. OURS_INLINE ({@code hbase.bucketcache.writer.inline=true}) copies
+ *   <li><b>Competitors</b>: OURS_ZERO_COPY (the default {@code cacheBlock}; the read path does not matter to
+ *       inserts), OURS_HAND_OVER ({@code handOver}) and HBASE_BUCKET, all {@code offheap}, 3 writer threads, queues of
+ *       64, HBase's default bucket sizes. Source blocks are built before measurement; {@code cacheBlock} copies each
+ *       one to the heap, {@code handOver} and HBase keep a new reference to it in their RAM caches until it is in its
+ *       slot: each as its reader path does. OURS_INLINE ({@code hbase.bucketcache.writer.inline=true}) copies
  *       each block straight into its slot inside {@code cacheBlock}: no queue, so nothing is refused and
  *       {@code queueWaitMs} does not apply (its two groups measure the same thing twice).</li>
  *   <li><b>The floor</b>: COPY_FLOOR is not a cache. It copies each block into its own slot of one direct buffer
@@ -58,7 +60,7 @@ public class L2InsertBurstBenchmark extends BenchmarkDefaults {
   /** Blocks per burst: 21 × HBase's total queue room (3 × 64), far beyond what the queues hold. */
   static final int BURST_BLOCKS = 4096;
 
-  @Param({"OURS_ZERO_COPY", "OURS_INLINE", "HBASE_BUCKET", "COPY_FLOOR", "SLOT_FLOOR"})
+  @Param({"OURS_ZERO_COPY", "OURS_HAND_OVER", "OURS_INLINE", "HBASE_BUCKET", "COPY_FLOOR", "SLOT_FLOOR"})
   public L2Competitor competitor;
 
   @Param({"4096", "65536"})

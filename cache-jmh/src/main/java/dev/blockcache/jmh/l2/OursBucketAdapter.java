@@ -1,5 +1,6 @@
 package dev.blockcache.jmh.l2;
 
+import dev.blockcache.jmh.L2Drain;
 import dev.blockcache.api.BlockCategory;
 import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.CacheOptions;
@@ -17,11 +18,16 @@ import java.util.function.UnaryOperator;
  * blockcache's {@link BucketCache} on the {@code offheap} engine. A get is {@link BucketCache#getBlock} with a
  * counted DATA lookup; the returned block (a zero-copy view, or a heap copy with {@code read.copy}) is owned by the
  * caller, so the adapter releases it once after reading its length. An insert is {@code cacheBlock}, which copies:
- * the adapter keeps (and finally releases) its own source buffers.
+ * the adapter keeps (and finally releases) its own source buffers; or, with {@link Insert#HAND_OVER},
+ * {@code handOver} of a new reference to the (never written) source buffer, which the cache keeps until the block is
+ * in its slot and then releases, as HBase's cache retains and releases the blocks it is given.
  *
  * <p>Thread-safety: as {@link L2Adapter}.
  */
 final class OursBucketAdapter implements L2Adapter {
+  /** How blocks are offered: copied by {@code cacheBlock}, or handed over with {@code handOver}. */
+  enum Insert { COPY, HAND_OVER }
+
   private static final ReadOptions READ = ReadOptions.of(BlockCategory.DATA);
   private static final CacheOptions WRITE = CacheOptions.of(BlockCategory.DATA);
 
@@ -29,12 +35,14 @@ final class OursBucketAdapter implements L2Adapter {
   private final BucketCache cache;
   private final Keys names;
   private final int keyCount;
+  private final Insert insert;
   /** The key objects, made once so that a get allocates none; null when keys are made per call (footprint). */
   private final BlockKey[] keys;
   private ByteBuf[] sources;
 
-  private OursBucketAdapter(String name, BucketCache cache, L2Setup setup, boolean retainKeys) {
+  private OursBucketAdapter(String name, BucketCache cache, L2Setup setup, boolean retainKeys, Insert insert) {
     this.name = name;
+    this.insert = insert;
     this.cache = cache;
     this.names = new Keys(setup.blockSize());
     this.keyCount = setup.keys();
@@ -47,8 +55,14 @@ final class OursBucketAdapter implements L2Adapter {
   /** Our cache for {@code setup}, with the benchmark's common settings changed by {@code variant}. */
   static OursBucketAdapter create(String name, L2Setup setup, UnaryOperator<BucketCacheConfig.Builder> variant)
       throws IOException {
+    return create(name, setup, variant, Insert.COPY);
+  }
+
+  /** As {@link #create(String, L2Setup, UnaryOperator)}, offering blocks as {@code insert} says. */
+  static OursBucketAdapter create(String name, L2Setup setup, UnaryOperator<BucketCacheConfig.Builder> variant,
+      Insert insert) throws IOException {
     BucketCacheConfig config = variant.apply(config(setup)).build();
-    return new OursBucketAdapter(name, started(config), setup, true);
+    return new OursBucketAdapter(name, started(config), setup, true, insert);
   }
 
   /**
@@ -58,7 +72,7 @@ final class OursBucketAdapter implements L2Adapter {
   static OursBucketAdapter forFootprint(String name, L2Setup setup, int[] bucketSizes) {
     BucketCacheConfig config = config(setup).bucketSizes(bucketSizes).build();
     try {
-      return new OursBucketAdapter(name, started(config), setup, false);
+      return new OursBucketAdapter(name, started(config), setup, false, Insert.COPY);
     } catch (IOException e) {
       throw new UncheckedIOException(name + ": cannot create the cache", e);
     }
@@ -72,9 +86,7 @@ final class OursBucketAdapter implements L2Adapter {
   }
 
   private static BucketCache started(BucketCacheConfig config) throws IOException {
-    BucketCache cache = BucketCache.create(config);
-    cache.start();
-    return cache;
+    return BucketCache.create(config); // started: writer threads running
   }
 
   private BlockKey key(int i) {
@@ -88,6 +100,10 @@ final class OursBucketAdapter implements L2Adapter {
 
   @Override
   public boolean insert(int i) {
+    if (insert == Insert.HAND_OVER) {
+      ByteBuf block = sources != null ? sources[i].retain() : SourceBuffers.wrap(names, i);
+      return cache.handOver(key(i), block, WRITE) == CacheResult.CACHED; // the reference is the cache's now
+    }
     if (sources != null) {
       return cache.cacheBlock(key(i), sources[i], WRITE) == CacheResult.CACHED;
     }
@@ -101,7 +117,7 @@ final class OursBucketAdapter implements L2Adapter {
 
   @Override
   public void drain() {
-    cache.drainWriters();
+    L2Drain.await(cache);
   }
 
   @Override

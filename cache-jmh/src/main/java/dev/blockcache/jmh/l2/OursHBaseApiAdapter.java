@@ -1,5 +1,6 @@
 package dev.blockcache.jmh.l2;
 
+import dev.blockcache.jmh.L2Drain;
 import dev.blockcache.bucket.BucketCache;
 import dev.blockcache.bucket.BucketCacheConfig;
 import dev.blockcache.hbase.HBaseL2Cache;
@@ -35,13 +36,12 @@ final class OursHBaseApiAdapter extends HBaseApiAdapter {
         .writerQueueLength(L2Setup.WRITER_QUEUE_LENGTH)
         .queueAdditionWaitTimeMs(setup.queueWaitMs())
         .build());
-    l2.start();
     return new HBaseL2Cache(l2);
   }
 
   @Override
   public void drain() {
-    cache.l2().drainWriters();
+    L2Drain.await(cache.l2());
   }
 
   @Override

@@ -33,7 +33,7 @@ public final class QuickCells {
       "dev.blockcache.jmh.l2.L2GetBenchmark",
       new Restriction(Map.of("competitor", List.of("OURS_ZERO_COPY", "OURS_COPY", "HBASE_BUCKET", "CHM")), Set.of()),
       "dev.blockcache.jmh.l2.L2InsertBurstBenchmark",
-      new Restriction(Map.of("competitor", List.of("OURS_ZERO_COPY", "OURS_INLINE", "HBASE_BUCKET")), Set.of()),
+      new Restriction(Map.of("competitor", List.of("OURS_ZERO_COPY", "OURS_HAND_OVER", "HBASE_BUCKET")), Set.of()),
       "dev.blockcache.jmh.file.FileEngineGetBenchmark",
       new Restriction(Map.of("competitor", List.of("OURS", "RAW_FILECHANNEL", "HBASE_BUCKET")), Set.of()),
       "dev.blockcache.jmh.experiments.ThreadScalingExperiment",

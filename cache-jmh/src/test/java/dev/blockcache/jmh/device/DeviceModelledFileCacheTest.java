@@ -18,6 +18,7 @@ import dev.blockcache.bucket.engine.PageCache;
 import dev.blockcache.testing.Blocks;
 import io.netty.buffer.ByteBuf;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,7 +40,7 @@ class DeviceModelledFileCacheTest {
         assertEquals(CacheResult.CACHED, cache.cacheBlock(key, source, CacheOptions.of(BlockCategory.DATA)));
         source.release();
       }
-      cache.drainWriters();
+      assertTrue(cache.awaitWritten(Duration.ofMinutes(1)));
       for (int i = 0; i < 20; i++) {
         BlockKey key = BlockKey.of("f", i);
         ByteBuf block = cache.getBlock(key, ReadOptions.of(BlockCategory.DATA));

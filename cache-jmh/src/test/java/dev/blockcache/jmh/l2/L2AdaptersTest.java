@@ -49,7 +49,7 @@ class L2AdaptersTest {
 
   @ParameterizedTest
   @EnumSource(value = L2Competitor.class,
-      names = {"OURS_ZERO_COPY", "OURS_INLINE", "HBASE_BUCKET", "COPY_FLOOR", "SLOT_FLOOR"})
+      names = {"OURS_ZERO_COPY", "OURS_HAND_OVER", "OURS_INLINE", "HBASE_BUCKET", "COPY_FLOOR", "SLOT_FLOOR"})
   void preparedSourcesCanBeOfferedAgainAfterClear(L2Competitor competitor) {
     try (L2Adapter cache = competitor.build(new L2Setup(KEYS, BLOCK, CAPACITY, 1000))) {
       cache.prepareSources();

@@ -1,5 +1,6 @@
 package dev.blockcache.jmh.sim.policy;
 
+import dev.blockcache.jmh.L2Drain;
 import dev.blockcache.bucket.BucketCache;
 import dev.blockcache.bucket.alloc.BucketAllocator;
 import dev.blockcache.bucket.format.BlockHeader;
@@ -75,10 +76,11 @@ public enum PolicyKind {
           .bucketSizes(itemSize)
           .writerInline(setup.l2Writes() == L2Writes.INLINE);
       try {
-        // Not started: no writer thread runs, so DRAINED writes every block on this thread in drainWriters (and
-        // INLINE has no writer thread anyway). A replay is then deterministic.
+        // DRAINED waits until every block is written (mostly on this thread: see BucketCache.awaitWritten) before the
+        // next access, and INLINE writes on this thread: a replay is deterministic either way.
         BucketCache cache = BucketCache.create(config.build());
-        Runnable afterInsert = setup.l2Writes() == L2Writes.DRAINED ? cache::drainWriters : NOTHING;
+        Runnable afterInsert = setup.l2Writes() == L2Writes.DRAINED
+            ? () -> L2Drain.await(cache) : NOTHING;
         return new BlockCachePolicy(cache, setup.blockSize(), afterInsert);
       } catch (IOException e) {
         throw new UncheckedIOException("cannot create the L2", e);
