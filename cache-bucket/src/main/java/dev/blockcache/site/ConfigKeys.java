@@ -65,8 +65,11 @@ public final class ConfigKeys {
       new Key(BucketCacheConfig.COPY_ON_READ, "false",
           "new: L2 gets return heap copies instead of zero-copy views (the copy path of HBASE-11425)"),
       new Key(BucketCacheConfig.WRITER_INLINE, "false",
-          "new: heap/offheap L2 only: cacheBlock writes the block into its slot on the calling thread (one copy, no "
-              + "writer hand-off; writer threads and queues are then unused); a file engine refuses it at start"),
+          "new: heap/offheap L2 only: cacheBlock writes the block into its slot on the calling thread, evicting there "
+              + "if needed (one copy, no writer hand-off; writer threads and queues are then unused); a file engine "
+              + "refuses it at start. With `false` a heap/offheap cacheBlock still copies straight into a slot that is "
+              + "free without evicting, and queues for the writers (which evict) only when none is; `handOver` always "
+              + "queues"),
       new Key(BucketCacheConfig.FILE_DIRECT_IO, "false", "new: file engines open their files with O_DIRECT"),
       new Key(BucketCacheConfig.CHECKSUM_VERIFY, "true",
           "new: verify each block's CRC32C on reads from file engines; a mismatch is a miss and evicts the block"));
