@@ -13,10 +13,14 @@ import dev.blockcache.api.CacheResult;
 import dev.blockcache.api.CacheStats;
 import dev.blockcache.api.ReadOptions;
 import dev.blockcache.config.TinyLfuConfig;
+import dev.blockcache.l1.Arguments;
 import dev.blockcache.l1.FileIndex;
+import dev.blockcache.l1.Insert;
 import dev.blockcache.buffer.HeapBlock;
 import dev.blockcache.stats.StatsRecorder;
 import io.netty.buffer.ByteBuf;
+import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -28,7 +32,8 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>W-TinyLFU admits a new block only if it is estimated to be used more often than the block it would evict, which
  * resists scans better than LRU. Caffeine has no priorities: {@link CacheOptions#priority()} is ignored, as in
  * HBase's TinyLfuBlockCache. Caffeine's maintenance runs on the calling threads (a same-thread executor), so the cache
- * starts no thread of its own. Size-based evictions are counted from Caffeine's eviction listener; an insert whose
+ * starts no thread of its own. {@link #cacheBlock} copies the block onto the heap; {@link #handOver} keeps the caller's
+ * heap array when it can. Size-based evictions are counted from Caffeine's eviction listener; an insert whose
  * maintenance evicted anything counts as one eviction run.
  *
  * <p>Thread-safety: safe for concurrent use (Caffeine's own guarantees).
@@ -45,8 +50,13 @@ public final class TinyLfuBlockCache implements BlockCache {
   private final AtomicLong sizeEvictions = new AtomicLong();
   private volatile boolean closed;
 
+  /**
+   * @throws IllegalStateException if the Caffeine on the classpath is older than the one this cache needs (see
+   *     {@link CaffeineRequirement})
+   */
   public TinyLfuBlockCache(TinyLfuConfig config) {
-    this.config = config;
+    CaffeineRequirement.check(Caffeine.class);
+    this.config = Objects.requireNonNull(config, "config");
     for (int i = 0; i < blockCounts.length; i++) {
       blockCounts[i] = new LongAdder();
     }
@@ -74,27 +84,49 @@ public final class TinyLfuBlockCache implements BlockCache {
     }
   }
 
-  /** {@inheritDoc} The cache keeps a heap copy; the caller's buffer is not retained. */
+  /**
+   * {@inheritDoc} The cache keeps a heap copy; the caller's buffer is not retained. Caching a present key counts as
+   * a read of it for Caffeine's policy (as HBase's TinyLfuBlockCache does), not as a hit.
+   */
   @Override
   public CacheResult cacheBlock(BlockKey key, ByteBuf block, CacheOptions options) {
-    CacheResult result = admit(key, block, options);
+    Arguments.check(key, block, options);
+    return counted(admit(key, block, options, Insert.COPY));
+  }
+
+  /**
+   * {@inheritDoc} The cache keeps {@code block}'s array itself when netty's unpooled heap buffer owns it and the
+   * readable bytes fill most of it, and copies otherwise ({@link HeapBlock#keepOrCopy}); it releases the caller's
+   * reference before returning.
+   */
+  @Override
+  public CacheResult handOver(BlockKey key, ByteBuf block, CacheOptions options) {
+    try {
+      Arguments.check(key, block, options);
+      return counted(admit(key, block, options, Insert.HAND_OVER));
+    } finally {
+      Arguments.releaseHandedOver(block);
+    }
+  }
+
+  private CacheResult counted(CacheResult result) {
     if (result.isFailure()) {
       stats.failedInsertion();
     }
     return result;
   }
 
-  private CacheResult admit(BlockKey key, ByteBuf block, CacheOptions options) {
+  private CacheResult admit(BlockKey key, ByteBuf block, CacheOptions options, Insert insert) {
     if (closed) {
       return CacheResult.DISABLED;
     }
     if (block.readableBytes() > config.maxBlockSize()) {
       return CacheResult.TOO_LARGE;
     }
-    if (map.containsKey(key)) {
+    if (cache.getIfPresent(key) != null) {
       return CacheResult.ALREADY_CACHED;
     }
-    HeapBlock heapBlock = HeapBlock.copyOf(block, options.category());
+    HeapBlock heapBlock = insert.heapBlock(block, options.category());
     long evictionsBefore = sizeEvictions.get();
     blockCounts[options.category().ordinal()].increment();
     fileIndex.add(key);
@@ -118,6 +150,7 @@ public final class TinyLfuBlockCache implements BlockCache {
   /** {@inheritDoc} Allocates nothing: the reader gets this thread's reusable view of the heap copy. */
   @Override
   public boolean read(BlockKey key, ReadOptions options, BlockReader reader) {
+    Objects.requireNonNull(reader, "reader");
     HeapBlock block = hit(key, options);
     if (block == null) {
       return false;
@@ -128,6 +161,8 @@ public final class TinyLfuBlockCache implements BlockCache {
 
   /** The block of {@code key}, its access recorded by Caffeine and counted as a hit; or null after a miss. */
   private HeapBlock hit(BlockKey key, ReadOptions options) {
+    Objects.requireNonNull(key, "key");
+    Objects.requireNonNull(options, "options");
     HeapBlock block = closed ? null : cache.getIfPresent(key);
     if (block == null) {
       stats.miss(options);
@@ -139,7 +174,7 @@ public final class TinyLfuBlockCache implements BlockCache {
 
   @Override
   public boolean evictBlock(BlockKey key) {
-    HeapBlock removed = map.remove(key);
+    HeapBlock removed = map.remove(Objects.requireNonNull(key, "key"));
     if (removed == null) {
       return false;
     }
@@ -151,12 +186,18 @@ public final class TinyLfuBlockCache implements BlockCache {
   @Override
   public int evictBlocksByFile(String file) {
     int removed = 0;
-    for (BlockKey key : fileIndex.removeFile(file)) {
+    for (BlockKey key : fileIndex.removeFile(Objects.requireNonNull(file, "file"))) {
       if (evictBlock(key)) {
         removed++;
       }
     }
     return removed;
+  }
+
+  /** The cached keys in the order Caffeine would evict them, coldest first, at most {@code limit}: for tests. */
+  List<BlockKey> coldest(int limit) {
+    cache.cleanUp();
+    return List.copyOf(eviction.coldest(limit).keySet());
   }
 
   /** Runs Caffeine's pending maintenance (evictions) now, on the calling thread. */
