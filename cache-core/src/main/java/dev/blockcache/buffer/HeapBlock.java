@@ -21,16 +21,26 @@ import java.util.zip.CRC32C;
  * that array (releasing such a buffer never hands its array to anyone else) and the readable bytes fill most of it,
  * and copies otherwise.
  *
- * <p>Thread-safety: immutable after construction.
+ * <p>A cache may extend this class with its own per-entry state, so that an entry is one object rather than an entry
+ * pointing at a block.
+ *
+ * <p>Thread-safety: the block's fields are immutable after construction (a subclass documents its own).
  */
-public final class HeapBlock {
+public class HeapBlock {
   /**
-   * Heap bytes an L1 entry costs beyond its block's array, as measured at a million entries by
-   * {@code L1EntryOverheadTest} (a forced-GC heap delta; compressed oops): the key (40), the map node and its share of
-   * the table (~40 for a {@code ConcurrentHashMap}, ~70 for Caffeine's weighted node), the cache's entry object, the
-   * file index's node and the array's own 16-byte header. It is an upper bound for both L1s, rounded up to 16.
+   * Heap bytes an {@code LruBlockCache} entry costs beyond its block's bytes, with compressed oops: the key (40), the
+   * map node and its share of the table (32 + 5 to 11), the entry, which is the block itself (56, file-chain links
+   * included), and the array's header (16), rounded up. {@code L1EntryOverheadTest} measures it.
    */
-  public static final int ENTRY_OVERHEAD = 208;
+  public static final int LRU_ENTRY_OVERHEAD = 168;
+  /**
+   * Heap bytes a {@code TinyLfuBlockCache} entry costs beyond its block's bytes: the key (40), Caffeine's weighted
+   * node and its map node and table share (~115), this object (32), the file index's node (~42) and the array's
+   * header (16), rounded up. {@code L1EntryOverheadTest} measures it.
+   */
+  public static final int TINYLFU_ENTRY_OVERHEAD = 240;
+  /** The larger of the two L1s' per-entry overheads: what sizing assumes for an L1 of either policy. */
+  public static final int ENTRY_OVERHEAD = Math.max(LRU_ENTRY_OVERHEAD, TINYLFU_ENTRY_OVERHEAD);
 
   /** The most a kept array may hold beyond the readable bytes, as a fraction of them (1/8): else it is copied. */
   private static final int MAX_SLACK_SHIFT = 3;
@@ -45,6 +55,11 @@ public final class HeapBlock {
     this.bytes = bytes;
     this.offset = offset;
     this.length = length;
+  }
+
+  /** A block over the same bytes as {@code block}, for a subclass that adds its own state. */
+  protected HeapBlock(HeapBlock block) {
+    this(block.category, block.bytes, block.offset, block.length);
   }
 
   /** A heap copy of {@code block}'s readable bytes; {@code block}'s reference count and indexes are not changed. */
@@ -98,28 +113,29 @@ public final class HeapBlock {
     return unpooled && root.hasArray() && root.array() == array ? array : null;
   }
 
-  public BlockCategory category() {
+  public final BlockCategory category() {
     return category;
   }
 
   /** The number of block bytes. */
-  public int length() {
+  public final int length() {
     return length;
   }
 
   /**
-   * The heap this entry is accounted as: the array it keeps reachable (its bytes, which are the block's bytes or a few
-   * more for a kept array) plus {@link #ENTRY_OVERHEAD}.
+   * The heap this block is accounted as in a cache whose entries cost {@code entryOverhead} bytes beyond their
+   * blocks' bytes: the array it keeps reachable (the block's bytes, or a few more for a kept array) plus
+   * {@code entryOverhead}.
    */
-  public long heapSize() {
-    return (long) bytes.length + ENTRY_OVERHEAD;
+  public final long heapSize(int entryOverhead) {
+    return (long) bytes.length + entryOverhead;
   }
 
   /**
    * The CRC32C of the block bytes, computed over the array in place (a checksum over a read-only view would copy the
    * bytes through a temporary array first).
    */
-  public int crc32c() {
+  public final int crc32c() {
     CRC32C crc = new CRC32C();
     crc.update(bytes, offset, length);
     return (int) crc.getValue();
@@ -129,12 +145,12 @@ public final class HeapBlock {
    * Lends the bytes to {@code reader} through this thread's {@link ScopedBlockView}: nothing is allocated, and the
    * cache that holds this block keeps it (no reference changes hands).
    */
-  public void read(BlockReader reader) {
+  public final void read(BlockReader reader) {
     ScopedBlockView.readHeap(bytes, offset, length, reader);
   }
 
   /** A new read-only view of the bytes; the caller owns its one reference and must release it. */
-  public BlockBuf newView() {
+  public final BlockBuf newView() {
     return BlockBuf.ofHeap(bytes, offset, length);
   }
 }

@@ -11,12 +11,12 @@ import dev.blockcache.api.CacheStats;
 import dev.blockcache.api.ReadOptions;
 import dev.blockcache.config.LruConfig;
 import dev.blockcache.l1.Arguments;
-import dev.blockcache.l1.FileIndex;
 import dev.blockcache.l1.Insert;
 import dev.blockcache.policy.PriorityEvictionPlanner;
 import dev.blockcache.buffer.HeapBlock;
 import dev.blockcache.stats.StatsRecorder;
 import io.netty.buffer.ByteBuf;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -53,9 +53,12 @@ import java.util.concurrent.locks.ReentrantLock;
  *   <li><b>Inserts</b>: {@link #cacheBlock} copies the block onto the heap; {@link #handOver} keeps the caller's heap
  *       array when it can ({@link HeapBlock#keepOrCopy}), as HBase keeps the reference to an on-heap block. Caching a
  *       present key keeps the present block and counts as an access for the policy.</li>
- *   <li><b>Evict by file</b> goes through a {@link FileIndex}, so it costs that file's blocks.</li>
+ *   <li><b>Evict by file</b> walks the file's chain of entries ({@link FileChains}, linked through the entries
+ *       themselves), so it costs that file's blocks.</li>
+ *   <li><b>Memory</b>: an entry is one object, the {@link HeapBlock} subclass {@link LruEntry} (56 bytes with its
+ *       list and file-chain links), beside its key, its map node and its array.</li>
  * </ul>
- * Sizes are accounted as block bytes plus {@link HeapBlock#ENTRY_OVERHEAD} per entry.
+ * Sizes are accounted as block bytes plus {@link HeapBlock#LRU_ENTRY_OVERHEAD} per entry.
  *
  * <p>Thread-safety: safe for concurrent use. Gets are lock-free; inserts, removals and eviction passes link and
  * unlink entries under one list lock ({@code listLock}), which gets never take.
@@ -70,14 +73,15 @@ public final class LruBlockCache implements BlockCache {
   private final long minSize;
   private final long hardLimit;
   private final ConcurrentHashMap<BlockKey, LruEntry> map;
-  private final FileIndex fileIndex = new FileIndex();
   private final StatsRecorder stats = new StatsRecorder();
   private final AtomicLong size = new AtomicLong();
   private final AtomicLongArray prioritySizes = new AtomicLongArray(CachePriority.COUNT);
   private final LongAdder[] blockCounts = new LongAdder[BlockCategory.COUNT];
   private final ReentrantLock listLock = new ReentrantLock();
   /** One list per priority, indexed by ordinal. Guarded by listLock. */
-  private final ClockList[] lists = {new ClockList(), new ClockList(), new ClockList()};
+  private final ClockList[] lists = {new ClockList(SINGLE), new ClockList(MULTI), new ClockList(MEMORY)};
+  /** Each file's entries, for evict-by-file. Guarded by listLock. */
+  private final FileChains fileChains = new FileChains();
   /** Entries promoted to multi by a hit, waiting for the next pass to move their link to the multi list. */
   private final ConcurrentLinkedQueue<LruEntry> promotions = new ConcurrentLinkedQueue<>();
   private final LruEvictor evictor = new LruEvictor(this::runEviction);
@@ -90,7 +94,7 @@ public final class LruBlockCache implements BlockCache {
     this.acceptableSize = config.acceptableSize();
     this.minSize = config.minSize();
     this.hardLimit = config.hardLimit();
-    long expectedBlocks = Math.max(16, capacity / (config.minBlockSize() + HeapBlock.ENTRY_OVERHEAD));
+    long expectedBlocks = Math.max(16, capacity / (config.minBlockSize() + HeapBlock.LRU_ENTRY_OVERHEAD));
     this.map = new ConcurrentHashMap<>((int) Math.min(1 << 24, expectedBlocks), 0.75f, 16);
     for (int i = 0; i < blockCounts.length; i++) {
       blockCounts[i] = new LongAdder();
@@ -165,12 +169,12 @@ public final class LruBlockCache implements BlockCache {
       access(present);
       return CacheResult.ALREADY_CACHED;
     }
-    long expected = (long) block.readableBytes() + HeapBlock.ENTRY_OVERHEAD;
+    long expected = (long) block.readableBytes() + HeapBlock.LRU_ENTRY_OVERHEAD;
     if (size.get() + expected > hardLimit && !fitsAfterEviction(expected)) {
       return CacheResult.OVER_CAPACITY;
     }
     LruEntry entry = new LruEntry(key, insert.heapBlock(block, options.category()), options.priority());
-    long heapSize = entry.heapSize;
+    long heapSize = entry.heapSize(HeapBlock.LRU_ENTRY_OVERHEAD);
     int priority = options.priority().ordinal();
     account(priority, options.category(), heapSize, 1);
     LruEntry raced = map.putIfAbsent(key, entry);
@@ -179,14 +183,11 @@ public final class LruBlockCache implements BlockCache {
       access(raced);
       return CacheResult.ALREADY_CACHED;
     }
-    fileIndex.add(key);
-    if (entry.isRemoved()) {
-      fileIndex.remove(key);
-    }
     listLock.lock();
     try {
       if (!entry.isRemoved()) {
         lists[priority].linkLastLocked(entry);
+        fileChains.linkLocked(entry);
       }
     } finally {
       listLock.unlock();
@@ -201,7 +202,7 @@ public final class LruBlockCache implements BlockCache {
   @Override
   public ByteBuf getBlock(BlockKey key, ReadOptions options) {
     LruEntry entry = hit(key, options);
-    return entry == null ? null : entry.block.newView();
+    return entry == null ? null : entry.newView();
   }
 
   /** {@inheritDoc} Allocates nothing: the reader gets this thread's reusable view of the heap copy. */
@@ -212,7 +213,7 @@ public final class LruBlockCache implements BlockCache {
     if (entry == null) {
       return false;
     }
-    entry.block.read(reader);
+    entry.read(reader);
     return true;
   }
 
@@ -233,7 +234,7 @@ public final class LruBlockCache implements BlockCache {
   /** Records an access to {@code entry} for the policy: its reference bit, and its promotion on a first access. */
   private void access(LruEntry entry) {
     if (entry.recordHit()) {
-      long h = entry.heapSize;
+      long h = entry.heapSize(HeapBlock.LRU_ENTRY_OVERHEAD);
       prioritySizes.addAndGet(SINGLE, -h);
       prioritySizes.addAndGet(MULTI, h);
       promotions.offer(entry);
@@ -253,11 +254,20 @@ public final class LruBlockCache implements BlockCache {
 
   @Override
   public int evictBlocksByFile(String file) {
+    Objects.requireNonNull(file, "file");
+    List<LruEntry> entries;
+    listLock.lock();
+    try {
+      entries = fileChains.takeLocked(file);
+    } finally {
+      listLock.unlock();
+    }
     int removed = 0;
-    for (BlockKey key : fileIndex.removeFile(Objects.requireNonNull(file, "file"))) {
-      if (evictBlock(key)) {
+    for (LruEntry entry : entries) {
+      if (map.remove(entry.key, entry) && retire(entry)) {
         removed++;
       }
+      unlink(entry);
     }
     return removed;
   }
@@ -332,8 +342,8 @@ public final class LruBlockCache implements BlockCache {
   private void movePromotedLocked() {
     LruEntry e;
     while ((e = promotions.poll()) != null) {
-      if (e.list != null && e.state() == MULTI) {
-        e.list.unlinkLocked(e);
+      if (e.listed != LruEntry.UNLISTED && e.state() == MULTI) {
+        lists[e.listed].unlinkLocked(e);
         lists[MULTI].linkLastLocked(e);
       }
     }
@@ -349,7 +359,7 @@ public final class LruBlockCache implements BlockCache {
       list.unlinkLocked(e);
       int state = e.state();
       if (state == LruEntry.REMOVED) {
-        continue;
+        continue; // its remover unlinks it from its file chain
       }
       if (state != p) {
         lists[state].linkLastLocked(e);
@@ -361,30 +371,31 @@ public final class LruBlockCache implements BlockCache {
         continue;
       }
       if (map.remove(e.key, e) && retire(e)) {
-        stats.evicted(e.block.category());
-        freed += e.heapSize;
+        stats.evicted(e.category());
+        freed += e.heapSize(HeapBlock.LRU_ENTRY_OVERHEAD);
       }
+      fileChains.unlinkLocked(e);
     }
     return freed;
   }
 
-  /** Marks a removed-from-map entry removed and takes it out of the totals and the file index, once. */
+  /** Marks a removed-from-map entry removed and takes it out of the totals, once; the caller unlinks it. */
   private boolean retire(LruEntry entry) {
     int left = entry.markRemoved();
     if (left == LruEntry.REMOVED) {
       return false;
     }
-    account(left, entry.block.category(), -entry.heapSize, -1);
-    fileIndex.remove(entry.key);
+    account(left, entry.category(), -entry.heapSize(HeapBlock.LRU_ENTRY_OVERHEAD), -1);
     return true;
   }
 
   private void unlink(LruEntry entry) {
     listLock.lock();
     try {
-      if (entry.list != null) {
-        entry.list.unlinkLocked(entry);
+      if (entry.listed != LruEntry.UNLISTED) {
+        lists[entry.listed].unlinkLocked(entry);
       }
+      fileChains.unlinkLocked(entry);
     } finally {
       listLock.unlock();
     }
@@ -443,9 +454,9 @@ public final class LruBlockCache implements BlockCache {
       for (ClockList list : lists) {
         list.clearLocked();
       }
+      fileChains.clearLocked();
     } finally {
       listLock.unlock();
     }
-    fileIndex.clear();
   }
 }

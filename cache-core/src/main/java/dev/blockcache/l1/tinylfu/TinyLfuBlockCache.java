@@ -27,7 +27,7 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * An on-heap block cache on Caffeine's W-TinyLFU policy, weighted by the heap each block costs (block bytes plus
- * {@link HeapBlock#ENTRY_OVERHEAD}).
+ * {@link HeapBlock#TINYLFU_ENTRY_OVERHEAD}).
  *
  * <p>W-TinyLFU admits a new block only if it is estimated to be used more often than the block it would evict, which
  * resists scans better than LRU. Caffeine has no priorities: {@link CacheOptions#priority()} is ignored, as in
@@ -60,11 +60,11 @@ public final class TinyLfuBlockCache implements BlockCache {
     for (int i = 0; i < blockCounts.length; i++) {
       blockCounts[i] = new LongAdder();
     }
-    long expectedBlocks = Math.max(16, config.capacity() / (config.minBlockSize() + HeapBlock.ENTRY_OVERHEAD));
+    long expectedBlocks = Math.max(16, config.capacity() / (config.minBlockSize() + HeapBlock.TINYLFU_ENTRY_OVERHEAD));
     this.cache = Caffeine.newBuilder()
         .initialCapacity((int) Math.min(1 << 24, expectedBlocks))
         .maximumWeight(config.capacity())
-        .weigher((BlockKey key, HeapBlock block) -> (int) Math.min(Integer.MAX_VALUE, block.heapSize()))
+        .weigher((BlockKey key, HeapBlock block) -> (int) Math.min(Integer.MAX_VALUE, block.heapSize(HeapBlock.TINYLFU_ENTRY_OVERHEAD)))
         .executor(Runnable::run)
         .evictionListener(this::onEvicted)
         .build();

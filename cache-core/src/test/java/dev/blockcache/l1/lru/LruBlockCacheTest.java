@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 /** HBase LruBlockCache semantics beyond the shared contract: priorities, watermarks, hard limit, force mode. */
 class LruBlockCacheTest {
   private static final int BLOCK = 4096;
-  private static final long ENTRY = BLOCK + HeapBlock.ENTRY_OVERHEAD;
+  private static final long ENTRY = BLOCK + HeapBlock.LRU_ENTRY_OVERHEAD;
 
   private static CacheResult put(LruBlockCache cache, BlockKey key, CacheOptions options) {
     ByteBuf source = Blocks.payload(key, BLOCK);
