@@ -35,10 +35,10 @@ public class HeapBlock {
   public static final int LRU_ENTRY_OVERHEAD = 168;
   /**
    * Heap bytes a {@code TinyLfuBlockCache} entry costs beyond its block's bytes: the key (40), Caffeine's weighted
-   * node and its map node and table share (~115), this object (32), the file index's node (~42) and the array's
+   * node with its map node and table share (~105), the cached block with its file-chain links (48) and the array's
    * header (16), rounded up. {@code L1EntryOverheadTest} measures it.
    */
-  public static final int TINYLFU_ENTRY_OVERHEAD = 240;
+  public static final int TINYLFU_ENTRY_OVERHEAD = 216;
   /** The larger of the two L1s' per-entry overheads: what sizing assumes for an L1 of either policy. */
   public static final int ENTRY_OVERHEAD = Math.max(LRU_ENTRY_OVERHEAD, TINYLFU_ENTRY_OVERHEAD);
 

@@ -11,6 +11,8 @@ import dev.blockcache.api.CacheStats;
 import dev.blockcache.api.ReadOptions;
 import dev.blockcache.config.LruConfig;
 import dev.blockcache.l1.Arguments;
+import dev.blockcache.l1.ChainedBlock;
+import dev.blockcache.l1.FileChains;
 import dev.blockcache.l1.Insert;
 import dev.blockcache.policy.PriorityEvictionPlanner;
 import dev.blockcache.buffer.HeapBlock;
@@ -255,7 +257,7 @@ public final class LruBlockCache implements BlockCache {
   @Override
   public int evictBlocksByFile(String file) {
     Objects.requireNonNull(file, "file");
-    List<LruEntry> entries;
+    List<ChainedBlock> entries;
     listLock.lock();
     try {
       entries = fileChains.takeLocked(file);
@@ -263,8 +265,9 @@ public final class LruBlockCache implements BlockCache {
       listLock.unlock();
     }
     int removed = 0;
-    for (LruEntry entry : entries) {
-      if (map.remove(entry.key, entry) && retire(entry)) {
+    for (ChainedBlock chained : entries) {
+      LruEntry entry = (LruEntry) chained;
+      if (map.remove(entry.key(), entry) && retire(entry)) {
         removed++;
       }
       unlink(entry);
@@ -370,11 +373,11 @@ public final class LruBlockCache implements BlockCache {
         list.linkLastLocked(e);
         continue;
       }
-      if (map.remove(e.key, e) && retire(e)) {
+      if (map.remove(e.key(), e) && retire(e)) {
         stats.evicted(e.category());
         freed += e.heapSize(HeapBlock.LRU_ENTRY_OVERHEAD);
       }
-      fileChains.unlinkLocked(e);
+      fileChains.dropLocked(e);
     }
     return freed;
   }
@@ -395,7 +398,7 @@ public final class LruBlockCache implements BlockCache {
       if (entry.listed != LruEntry.UNLISTED) {
         lists[entry.listed].unlinkLocked(entry);
       }
-      fileChains.unlinkLocked(entry);
+      fileChains.dropLocked(entry);
     } finally {
       listLock.unlock();
     }
@@ -445,7 +448,7 @@ public final class LruBlockCache implements BlockCache {
     closed = true;
     evictor.stop();
     for (LruEntry entry : map.values()) {
-      if (map.remove(entry.key, entry)) {
+      if (map.remove(entry.key(), entry)) {
         retire(entry);
       }
     }

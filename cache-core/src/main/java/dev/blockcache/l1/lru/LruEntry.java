@@ -3,13 +3,15 @@ package dev.blockcache.l1.lru;
 import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.CachePriority;
 import dev.blockcache.buffer.HeapBlock;
+import dev.blockcache.l1.ChainedBlock;
+import dev.blockcache.l1.FileChains;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * One cached block of an {@link LruBlockCache}: the block itself (a {@link HeapBlock}, so that entry and block are
- * one object), its key, its priority state, its CLOCK reference bit, its links in one of the cache's
- * {@link ClockList}s and its links in its file's chain ({@link FileChains}).
+ * One cached block of an {@link LruBlockCache}: the block itself with its key and file-chain links (a
+ * {@link ChainedBlock}, so that entry and block are one object), its priority state, its CLOCK reference bit and its
+ * links in one of the cache's {@link ClockList}s.
  *
  * <h2>Life of an entry</h2>
  * <ol>
@@ -28,9 +30,9 @@ import java.lang.invoke.VarHandle;
  * </ol>
  *
  * <p>Thread-safety: {@code state} and {@code referenced} are accessed atomically from any thread; the list and chain
- * fields are guarded by the cache's list lock.
+ * fields are guarded by the cache's list lock (which is also its {@link FileChains}' lock).
  */
-final class LruEntry extends HeapBlock {
+final class LruEntry extends ChainedBlock {
   /** State value of a removed entry; the other states are {@link CachePriority#ordinal()}s. */
   static final int REMOVED = -1;
   /** {@link #listed} of an entry in no list. */
@@ -46,8 +48,6 @@ final class LruEntry extends HeapBlock {
     }
   }
 
-  final BlockKey key;
-
   private volatile int state;
   /** The CLOCK bit: set by a hit, cleared when an eviction pass gives the entry a second chance. */
   private volatile boolean referenced;
@@ -61,16 +61,9 @@ final class LruEntry extends HeapBlock {
    * than a reference keeps the entry at 56 bytes. Guarded by the list lock.
    */
   byte listed = UNLISTED;
-  /** Guarded by the list lock. */
-  LruEntry fileNext;
-  /** Guarded by the list lock. */
-  LruEntry filePrev;
-  /** Whether the entry is linked in its file's chain. Guarded by the list lock. */
-  boolean inFileChain;
 
   LruEntry(BlockKey key, HeapBlock block, CachePriority priority) {
-    super(block);
-    this.key = key;
+    super(key, block);
     this.state = priority.ordinal();
   }
 

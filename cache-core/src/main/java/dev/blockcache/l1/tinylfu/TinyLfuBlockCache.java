@@ -14,7 +14,8 @@ import dev.blockcache.api.CacheStats;
 import dev.blockcache.api.ReadOptions;
 import dev.blockcache.config.TinyLfuConfig;
 import dev.blockcache.l1.Arguments;
-import dev.blockcache.l1.FileIndex;
+import dev.blockcache.l1.ChainedBlock;
+import dev.blockcache.l1.FileChains;
 import dev.blockcache.l1.Insert;
 import dev.blockcache.buffer.HeapBlock;
 import dev.blockcache.stats.StatsRecorder;
@@ -24,6 +25,7 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * An on-heap block cache on Caffeine's W-TinyLFU policy, weighted by the heap each block costs (block bytes plus
@@ -36,14 +38,22 @@ import java.util.concurrent.atomic.LongAdder;
  * heap array when it can. Size-based evictions are counted from Caffeine's eviction listener; an insert whose
  * maintenance evicted anything counts as one eviction run.
  *
- * <p>Thread-safety: safe for concurrent use (Caffeine's own guarantees).
+ * <p>Evict-by-file walks the file's chain of blocks ({@link FileChains}, linked through the cached
+ * {@link ChainedBlock}s themselves), so it costs that file's blocks and no index node exists per block.
+ *
+ * <p>Thread-safety: safe for concurrent use (Caffeine's own guarantees). The file chains are guarded by one
+ * {@code chainLock}; lock order: Caffeine's map locks (its eviction listener runs inside them), then
+ * {@code chainLock}. Nothing is called on the map while {@code chainLock} is held.
  */
 public final class TinyLfuBlockCache implements BlockCache {
   private final TinyLfuConfig config;
-  private final Cache<BlockKey, HeapBlock> cache;
-  private final ConcurrentMap<BlockKey, HeapBlock> map;
-  private final Policy.Eviction<BlockKey, HeapBlock> eviction;
-  private final FileIndex fileIndex = new FileIndex();
+  private final Cache<BlockKey, ChainedBlock> cache;
+  private final ConcurrentMap<BlockKey, ChainedBlock> map;
+  private final Policy.Eviction<BlockKey, ChainedBlock> eviction;
+  /** Guards {@link #fileChains} and the chain fields of every cached block; taken inside Caffeine's map locks. */
+  private final ReentrantLock chainLock = new ReentrantLock();
+  /** Each file's blocks, for evict-by-file. Guarded by chainLock. */
+  private final FileChains fileChains = new FileChains();
   private final StatsRecorder stats = new StatsRecorder();
   private final LongAdder[] blockCounts = new LongAdder[BlockCategory.COUNT];
   /** Size-based evictions so far; an insert that moves it counts as one eviction run. */
@@ -64,7 +74,8 @@ public final class TinyLfuBlockCache implements BlockCache {
     this.cache = Caffeine.newBuilder()
         .initialCapacity((int) Math.min(1 << 24, expectedBlocks))
         .maximumWeight(config.capacity())
-        .weigher((BlockKey key, HeapBlock block) -> (int) Math.min(Integer.MAX_VALUE, block.heapSize(HeapBlock.TINYLFU_ENTRY_OVERHEAD)))
+        .weigher((BlockKey key, ChainedBlock block) ->
+            (int) Math.min(Integer.MAX_VALUE, block.heapSize(HeapBlock.TINYLFU_ENTRY_OVERHEAD)))
         .executor(Runnable::run)
         .evictionListener(this::onEvicted)
         .build();
@@ -72,12 +83,13 @@ public final class TinyLfuBlockCache implements BlockCache {
     this.eviction = cache.policy().eviction().orElseThrow();
   }
 
-  private void onEvicted(BlockKey key, HeapBlock block, RemovalCause cause) {
+  /** Caffeine's eviction listener: runs on the evicting thread, inside the map's lock for {@code key}. */
+  private void onEvicted(BlockKey key, ChainedBlock block, RemovalCause cause) {
     if (key == null || block == null) {
       return;
     }
     blockCounts[block.category().ordinal()].decrement();
-    fileIndex.remove(key);
+    drop(block);
     if (cause.wasEvicted()) {
       sizeEvictions.incrementAndGet();
       stats.evicted(block.category());
@@ -123,16 +135,23 @@ public final class TinyLfuBlockCache implements BlockCache {
     if (block.readableBytes() > config.maxBlockSize()) {
       return CacheResult.TOO_LARGE;
     }
-    if (cache.getIfPresent(key) != null) {
+    if (map.containsKey(key)) {
+      cache.getIfPresent(key); // a read for the policy
       return CacheResult.ALREADY_CACHED;
     }
-    HeapBlock heapBlock = insert.heapBlock(block, options.category());
+    ChainedBlock cached = new ChainedBlock(key, insert.heapBlock(block, options.category()));
     long evictionsBefore = sizeEvictions.get();
     blockCounts[options.category().ordinal()].increment();
-    fileIndex.add(key);
-    if (map.putIfAbsent(key, heapBlock) != null) {
+    if (map.putIfAbsent(key, cached) != null) {
       blockCounts[options.category().ordinal()].decrement();
+      cache.getIfPresent(key);
       return CacheResult.ALREADY_CACHED;
+    }
+    chainLock.lock();
+    try {
+      fileChains.linkLocked(cached); // not if it was evicted or removed since it was published
+    } finally {
+      chainLock.unlock();
     }
     if (sizeEvictions.get() != evictionsBefore) {
       stats.evictionRun();
@@ -143,7 +162,7 @@ public final class TinyLfuBlockCache implements BlockCache {
   /** {@inheritDoc} The view is read-only; releasing it never affects the cache. */
   @Override
   public ByteBuf getBlock(BlockKey key, ReadOptions options) {
-    HeapBlock block = hit(key, options);
+    ChainedBlock block = hit(key, options);
     return block == null ? null : block.newView();
   }
 
@@ -151,7 +170,7 @@ public final class TinyLfuBlockCache implements BlockCache {
   @Override
   public boolean read(BlockKey key, ReadOptions options, BlockReader reader) {
     Objects.requireNonNull(reader, "reader");
-    HeapBlock block = hit(key, options);
+    ChainedBlock block = hit(key, options);
     if (block == null) {
       return false;
     }
@@ -160,10 +179,10 @@ public final class TinyLfuBlockCache implements BlockCache {
   }
 
   /** The block of {@code key}, its access recorded by Caffeine and counted as a hit; or null after a miss. */
-  private HeapBlock hit(BlockKey key, ReadOptions options) {
+  private ChainedBlock hit(BlockKey key, ReadOptions options) {
     Objects.requireNonNull(key, "key");
     Objects.requireNonNull(options, "options");
-    HeapBlock block = closed ? null : cache.getIfPresent(key);
+    ChainedBlock block = closed ? null : cache.getIfPresent(key);
     if (block == null) {
       stats.miss(options);
       return null;
@@ -174,20 +193,39 @@ public final class TinyLfuBlockCache implements BlockCache {
 
   @Override
   public boolean evictBlock(BlockKey key) {
-    HeapBlock removed = map.remove(Objects.requireNonNull(key, "key"));
+    ChainedBlock removed = map.remove(Objects.requireNonNull(key, "key"));
     if (removed == null) {
       return false;
     }
     blockCounts[removed.category().ordinal()].decrement();
-    fileIndex.remove(key);
+    drop(removed);
     return true;
+  }
+
+  private void drop(ChainedBlock block) {
+    chainLock.lock();
+    try {
+      fileChains.dropLocked(block);
+    } finally {
+      chainLock.unlock();
+    }
   }
 
   @Override
   public int evictBlocksByFile(String file) {
+    Objects.requireNonNull(file, "file");
+    List<ChainedBlock> blocks;
+    chainLock.lock();
+    try {
+      blocks = fileChains.takeLocked(file);
+    } finally {
+      chainLock.unlock();
+    }
     int removed = 0;
-    for (BlockKey key : fileIndex.removeFile(Objects.requireNonNull(file, "file"))) {
-      if (evictBlock(key)) {
+    for (ChainedBlock block : blocks) {
+      if (map.remove(block.key(), block)) {
+        blockCounts[block.category().ordinal()].decrement();
+        drop(block);
         removed++;
       }
     }
@@ -240,6 +278,11 @@ public final class TinyLfuBlockCache implements BlockCache {
       evictBlock(key);
     }
     cache.cleanUp();
-    fileIndex.clear();
+    chainLock.lock();
+    try {
+      fileChains.clearLocked();
+    } finally {
+      chainLock.unlock();
+    }
   }
 }
