@@ -41,12 +41,13 @@ import java.util.Arrays;
  * <p>Every mutator throws {@link ReadOnlyBufferException}; {@link #hasArray()} and {@link #hasMemoryAddress()} are false
  * so that the cached bytes cannot be reached for writing.
  *
- * <p>The one subclass, {@link ScopedBlockView}, is a view that a thread reuses for scoped reads: it is rebound to
- * another region per read and closed (released) between reads, which is why the region fields are not final.
+ * <p>Two subclasses: {@link OwnedBlockBuf}, a view that tells its {@link ViewOwner} when it is released (the L2's
+ * slot views), and {@link ScopedBlockView}, a view that a thread reuses for scoped reads: it is rebound to another
+ * region per read and closed (released) between reads, which is why the region fields are not final.
  *
  * <p>Thread-safety: reference counting is thread-safe; reading indexes are not (as for every {@link ByteBuf}).
  */
-public sealed class BlockBuf extends AbstractReferenceCountedByteBuf permits ScopedBlockView {
+public sealed class BlockBuf extends AbstractReferenceCountedByteBuf permits OwnedBlockBuf, ScopedBlockView {
   private static final ResourceLeakDetector<ByteBuf> LEAKS =
       ResourceLeakDetectorFactory.instance().newResourceLeakDetector(ByteBuf.class);
   private static final VarHandle SHORT_BE = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
@@ -69,29 +70,25 @@ public sealed class BlockBuf extends AbstractReferenceCountedByteBuf permits Sco
    */
   private byte[] heap;
   private int offset;
-  private int length;
-  private final ViewOwner owner;
-  private final long token;
   private final ResourceLeakTracker<ByteBuf> leak;
 
-  private BlockBuf(ByteBuf backing, byte[] heap, int offset, int length, ViewOwner owner, long token) {
+  /**
+   * A view of {@code length} bytes; its length is netty's {@code maxCapacity} (no field of its own), so that a view
+   * of a heap block is 56 bytes, the whole allocation of a hit.
+   */
+  BlockBuf(ByteBuf backing, byte[] heap, int offset, int length) {
     super(length);
     this.backing = backing;
     this.heap = heap;
     this.offset = offset;
-    this.length = length;
-    this.owner = owner;
-    this.token = token;
     setIndex(0, length);
     this.leak = tracked() ? LEAKS.track(this) : null;
   }
 
   /** An untracked, ownerless view of nothing, for a {@link ScopedBlockView} to {@link #rebind}. */
   BlockBuf() {
-    super(Integer.MAX_VALUE);
+    super(0);
     this.backing = Unpooled.EMPTY_BUFFER;
-    this.owner = null;
-    this.token = 0L;
     this.leak = null;
   }
 
@@ -110,7 +107,7 @@ public sealed class BlockBuf extends AbstractReferenceCountedByteBuf permits Sco
     this.backing = backing;
     this.heap = heap;
     this.offset = offset;
-    this.length = length;
+    maxCapacity(length);
     setIndex(0, length);
   }
 
@@ -134,7 +131,8 @@ public sealed class BlockBuf extends AbstractReferenceCountedByteBuf permits Sco
    */
   public static BlockBuf of(ByteBuf backing, int offset, int length, ViewOwner owner, long token) {
     checkRegion(backing, offset, length);
-    return new BlockBuf(backing, null, offset, length, owner, token);
+    return owner == null ? new BlockBuf(backing, null, offset, length)
+        : new OwnedBlockBuf(backing, offset, length, owner, token);
   }
 
   /**
@@ -142,7 +140,7 @@ public sealed class BlockBuf extends AbstractReferenceCountedByteBuf permits Sco
    * checked here, on the hit path: {@link HeapBlock} checks it once when it is built.
    */
   static BlockBuf ofHeap(byte[] heap, int offset, int length) {
-    return new BlockBuf(null, heap, offset, length, null, 0L);
+    return new BlockBuf(null, heap, offset, length);
   }
 
   /**
@@ -165,9 +163,6 @@ public sealed class BlockBuf extends AbstractReferenceCountedByteBuf permits Sco
     if (leak != null) {
       leak.close(this);
     }
-    if (owner != null) {
-      owner.viewReleased(token);
-    }
   }
 
   @Override
@@ -187,7 +182,7 @@ public sealed class BlockBuf extends AbstractReferenceCountedByteBuf permits Sco
 
   @Override
   public int capacity() {
-    return length;
+    return maxCapacity();
   }
 
   @Override
