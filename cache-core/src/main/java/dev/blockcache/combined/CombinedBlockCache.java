@@ -18,8 +18,9 @@ import java.util.Objects;
  * lives in both.
  *
  * <p>Ownership is the {@link BlockCache} contract, passed through unchanged: {@link #cacheBlock} copies (the tier
- * does) and the caller keeps its buffer; {@link #handOver} gives the caller's reference to the tier; {@link #getBlock} returns the tier's block, of which the caller owns one
- * reference and must release it. This cache owns both tiers and closes them.
+ * does) and the caller keeps its buffer; {@link #handOver} gives the caller's reference to the tier;
+ * {@link #getBlock} returns the tier's block, of which the caller owns one reference and must release it. This cache
+ * owns both tiers and closes them.
  *
  * <p>Evicting one key, which carries no category, asks both tiers. Stats are kept by the tiers: {@link #stats()} is
  * their sum, {@link #l1Stats()} and {@link #l2Stats()} each tier's own.
