@@ -3,38 +3,67 @@ package dev.blockcache.buffer;
 import dev.blockcache.api.BlockCategory;
 import dev.blockcache.api.BlockReader;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
+import io.netty.buffer.UnpooledHeapByteBuf;
 import java.util.Arrays;
 import java.util.zip.CRC32C;
 
 /**
- * One block held on the Java heap (by an L1 cache, or by the L2 while it waits for a writer): a private copy of the block's bytes and its category.
+ * One block held on the Java heap (by an L1 cache, or by the L2 while it waits for a writer): its bytes, a region of
+ * a {@code byte[]} that nobody writes any more, and its category.
  *
- * <p>The bytes live in a {@code byte[]} that only this object references; readers get {@link BlockBuf} views of it.
- * Heap memory needs no reference counting: a view keeps the array reachable, so eviction simply drops the block and
- * the garbage collector reclaims the array once the last view is gone. Views have their own reference count (see
- * {@link BlockBuf}), so a hit touches no counter shared between readers.
+ * <p>Readers get {@link BlockBuf} views of the region. Heap memory needs no reference counting: a view keeps the array
+ * reachable, so eviction simply drops the block and the garbage collector reclaims the array once the last view is
+ * gone. Views have their own reference count (see {@link BlockBuf}), so a hit touches no counter shared between
+ * readers. The block keeps no {@link ByteBuf} of its own: views read the array directly.
  *
- * <p>Thread-safety: immutable after construction.
+ * <p>A block gets its array in one of two ways: {@link #copyOf} copies the readable bytes into a new array of exactly
+ * that length; {@link #keepOrCopy} keeps the array of a buffer handed over to it when netty's unpooled heap buffer owns
+ * that array (releasing such a buffer never hands its array to anyone else) and the readable bytes fill most of it,
+ * and copies otherwise.
+ *
+ * <p>A cache may extend this class with its own per-entry state, so that an entry is one object rather than an entry
+ * pointing at a block.
+ *
+ * <p>Thread-safety: the block's fields are immutable after construction (a subclass documents its own).
  */
-public final class HeapBlock {
+public class HeapBlock {
   /**
-   * Estimated heap bytes an L1 entry costs beyond its block bytes: map node and table slot (~40), key (32), this
-   * object (24), the backing buffer object (48), array header (16), the cache's entry object (~48) and the file
-   * index node (~48), rounded up.
+   * Heap bytes an {@code LruBlockCache} entry costs beyond its block's bytes, with compressed oops: the key (40), the
+   * map node and its share of the table (32 + 5 to 11), the entry, which is the block itself (56, file-chain links
+   * included), and the array's header (16), rounded up. {@code L1EntryOverheadTest} measures it.
+   */
+  public static final int LRU_ENTRY_OVERHEAD = 168;
+  /**
+   * Heap bytes a {@code TinyLfuBlockCache} entry costs beyond its block's bytes: the key (40), Caffeine's weighted
+   * node with its map node and table share (~105), the cached block with its file-chain links (48) and the array's
+   * header (16), rounded up. {@code L1EntryOverheadTest} measures it.
+   */
+  public static final int TINYLFU_ENTRY_OVERHEAD = 216;
+  /**
+   * What sizing tools (cache-bucket's {@code L1Fit}) assume an L1 entry of either policy costs beyond its block: 256,
+   * a bound above both measured overheads. The caches themselves account {@link #LRU_ENTRY_OVERHEAD} and
+   * {@link #TINYLFU_ENTRY_OVERHEAD}.
    */
   public static final int ENTRY_OVERHEAD = 256;
 
-  private final BlockCategory category;
-  /** The block's bytes; views read single values from it directly, without a hop through {@link #backing}. */
-  private final byte[] bytes;
-  /** {@link #bytes} wrapped whole, for the reads a view delegates (bulk copies, NIO buffers). */
-  private final ByteBuf backing;
+  /** The most a kept array may hold beyond the readable bytes, as a fraction of them (1/8): else it is copied. */
+  private static final int MAX_SLACK_SHIFT = 3;
 
-  private HeapBlock(BlockCategory category, byte[] bytes) {
+  private final BlockCategory category;
+  private final byte[] bytes;
+  private final int offset;
+  private final int length;
+
+  private HeapBlock(BlockCategory category, byte[] bytes, int offset, int length) {
     this.category = category;
     this.bytes = bytes;
-    this.backing = Unpooled.wrappedBuffer(bytes);
+    this.offset = offset;
+    this.length = length;
+  }
+
+  /** A block over the same bytes as {@code block}, for a subclass that adds its own state. */
+  protected HeapBlock(HeapBlock block) {
+    this(block.category, block.bytes, block.offset, block.length);
   }
 
   /** A heap copy of {@code block}'s readable bytes; {@code block}'s reference count and indexes are not changed. */
@@ -49,30 +78,70 @@ public final class HeapBlock {
       bytes = new byte[length];
       block.getBytes(block.readerIndex(), bytes);
     }
-    return new HeapBlock(category, bytes);
+    return new HeapBlock(category, bytes, 0, length);
   }
 
-  public BlockCategory category() {
+  /**
+   * {@code block}'s readable bytes as a heap block, for a caller that hands {@code block} over
+   * ({@link dev.blockcache.api.BlockCache#handOver}): the array is kept (no copy) when {@code block} is, or derives
+   * from, one of netty's own unpooled heap buffers and its readable bytes fill at least 8/9 of the array; otherwise
+   * the bytes are copied as {@link #copyOf} does. The reference count is not changed: the caller releases its
+   * reference afterwards, which never gives a kept array to anyone else, and nobody may write to that array again.
+   */
+  public static HeapBlock keepOrCopy(ByteBuf block, BlockCategory category) {
+    byte[] kept = keepableArray(block);
+    if (kept == null) {
+      return copyOf(block, category);
+    }
+    return new HeapBlock(category, kept, block.arrayOffset() + block.readerIndex(), block.readableBytes());
+  }
+
+  /** The array behind {@code block} if {@link #keepOrCopy} may keep it, else null. */
+  private static byte[] keepableArray(ByteBuf block) {
+    if (!block.hasArray()) {
+      return null;
+    }
+    byte[] array = block.array();
+    int readable = block.readableBytes();
+    if (array.length - readable > readable >>> MAX_SLACK_SHIFT) {
+      return null;
+    }
+    ByteBuf root = block;
+    for (ByteBuf parent = root.unwrap(); parent != null; parent = root.unwrap()) {
+      root = parent;
+    }
+    // Netty's own unpooled heap buffers free an array by dropping it; a pooled one, or a subclass from elsewhere,
+    // may hand it to the next allocation once released.
+    boolean unpooled = root instanceof UnpooledHeapByteBuf
+        && root.getClass().getPackageName().equals("io.netty.buffer");
+    return unpooled && root.hasArray() && root.array() == array ? array : null;
+  }
+
+  public final BlockCategory category() {
     return category;
   }
 
   /** The number of block bytes. */
-  public int length() {
-    return bytes.length;
-  }
-
-  /** The heap this entry is accounted as: block bytes plus {@link #ENTRY_OVERHEAD}. */
-  public long heapSize() {
-    return (long) length() + ENTRY_OVERHEAD;
+  public final int length() {
+    return length;
   }
 
   /**
-   * The CRC32C of the block bytes, computed over the backing array in place (a checksum over a read-only view would
-   * copy the bytes through a temporary array first).
+   * The heap this block is accounted as in a cache whose entries cost {@code entryOverhead} bytes beyond their
+   * blocks' bytes: the array it keeps reachable (the block's bytes, or a few more for a kept array) plus
+   * {@code entryOverhead}.
    */
-  public int crc32c() {
+  public final long heapSize(int entryOverhead) {
+    return (long) bytes.length + entryOverhead;
+  }
+
+  /**
+   * The CRC32C of the block bytes, computed over the array in place (a checksum over a read-only view would copy the
+   * bytes through a temporary array first).
+   */
+  public final int crc32c() {
     CRC32C crc = new CRC32C();
-    crc.update(bytes, 0, bytes.length);
+    crc.update(bytes, offset, length);
     return (int) crc.getValue();
   }
 
@@ -80,12 +149,12 @@ public final class HeapBlock {
    * Lends the bytes to {@code reader} through this thread's {@link ScopedBlockView}: nothing is allocated, and the
    * cache that holds this block keeps it (no reference changes hands).
    */
-  public void read(BlockReader reader) {
-    ScopedBlockView.readHeap(backing, bytes, reader);
+  public final void read(BlockReader reader) {
+    ScopedBlockView.readHeap(bytes, offset, length, reader);
   }
 
   /** A new read-only view of the bytes; the caller owns its one reference and must release it. */
-  public BlockBuf newView() {
-    return BlockBuf.ofHeap(backing, bytes);
+  public final BlockBuf newView() {
+    return BlockBuf.ofHeap(bytes, offset, length);
   }
 }

@@ -43,9 +43,9 @@ public final class ScopedBlockView extends BlockBuf {
     read(backing, null, offset, length, reader);
   }
 
-  /** The same over all of {@code heap}, which {@code backing} wraps whole (see {@link BlockBuf#ofHeap}). */
-  static void readHeap(ByteBuf backing, byte[] heap, BlockReader reader) {
-    read(backing, heap, 0, heap.length, reader);
+  /** The same over {@code heap[offset, offset + length)}, read directly (see {@link BlockBuf#ofHeap}). */
+  static void readHeap(byte[] heap, int offset, int length, BlockReader reader) {
+    read(null, heap, offset, length, reader);
   }
 
   private static void read(ByteBuf backing, byte[] heap, int offset, int length, BlockReader reader) {
@@ -66,8 +66,8 @@ public final class ScopedBlockView extends BlockBuf {
   }
 
   private static void readNested(ByteBuf backing, byte[] heap, int offset, int length, BlockReader reader) {
-    BlockReader.lend(heap != null ? BlockBuf.ofHeap(backing, heap) : BlockBuf.of(backing, offset, length, null, 0L),
-        reader);
+    BlockReader.lend(heap != null ? BlockBuf.ofHeap(heap, offset, length)
+        : BlockBuf.of(backing, offset, length, null, 0L), reader);
   }
 
   private void close() {

@@ -8,6 +8,7 @@ import dev.blockcache.api.CacheOptions;
 import dev.blockcache.api.CacheResult;
 import dev.blockcache.api.CacheStats;
 import dev.blockcache.api.ReadOptions;
+import dev.blockcache.l1.Arguments;
 import io.netty.buffer.ByteBuf;
 import java.util.Objects;
 
@@ -17,8 +18,9 @@ import java.util.Objects;
  * lives in both.
  *
  * <p>Ownership is the {@link BlockCache} contract, passed through unchanged: {@link #cacheBlock} copies (the tier
- * does) and the caller keeps its buffer; {@link #getBlock} returns the tier's block, of which the caller owns one
- * reference and must release it. This cache owns both tiers and closes them.
+ * does) and the caller keeps its buffer; {@link #handOver} gives the caller's reference to the tier;
+ * {@link #getBlock} returns the tier's block, of which the caller owns one reference and must release it. This cache
+ * owns both tiers and closes them.
  *
  * <p>Evicting one key, which carries no category, asks both tiers. Stats are kept by the tiers: {@link #stats()} is
  * their sum, {@link #l1Stats()} and {@link #l2Stats()} each tier's own.
@@ -46,7 +48,21 @@ public final class CombinedBlockCache implements BlockCache {
   /** Caches a copy in the tier of {@code options.category()}; the caller keeps its reference to {@code block}. */
   @Override
   public CacheResult cacheBlock(BlockKey key, ByteBuf block, CacheOptions options) {
-    return tierOf(options.category()).cacheBlock(key, block, options);
+    return tierOf(Objects.requireNonNull(options, "options").category()).cacheBlock(key, block, options);
+  }
+
+  /**
+   * Hands {@code block} over to the tier of {@code options.category()}, which takes the caller's reference whatever
+   * it returns (and releases it, or keeps the buffer, as its own {@link BlockCache#handOver} says); with null
+   * {@code options} this cache releases {@code block} itself before throwing.
+   */
+  @Override
+  public CacheResult handOver(BlockKey key, ByteBuf block, CacheOptions options) {
+    if (options == null) {
+      Arguments.releaseHandedOver(block);
+      throw new NullPointerException("options");
+    }
+    return tierOf(options.category()).handOver(key, block, options);
   }
 
   /**
@@ -56,18 +72,19 @@ public final class CombinedBlockCache implements BlockCache {
    */
   @Override
   public ByteBuf getBlock(BlockKey key, ReadOptions options) {
-    return tierOf(options.category()).getBlock(key, options);
+    return tierOf(Objects.requireNonNull(options, "options").category()).getBlock(key, options);
   }
 
   /** Reads through the tier of {@code options.category()} only, with that tier's own scoped read. */
   @Override
   public boolean read(BlockKey key, ReadOptions options, BlockReader reader) {
-    return tierOf(options.category()).read(key, options, reader);
+    return tierOf(Objects.requireNonNull(options, "options").category()).read(key, options, reader);
   }
 
   /** Removes {@code key} from whichever tier holds it; a caller holding the block keeps it until it releases it. */
   @Override
   public boolean evictBlock(BlockKey key) {
+    Objects.requireNonNull(key, "key");
     boolean fromL1 = l1.evictBlock(key);
     boolean fromL2 = l2.evictBlock(key);
     return fromL1 || fromL2;
@@ -76,6 +93,7 @@ public final class CombinedBlockCache implements BlockCache {
   /** Removes every block of {@code file} from both tiers. */
   @Override
   public int evictBlocksByFile(String file) {
+    Objects.requireNonNull(file, "file");
     return l1.evictBlocksByFile(file) + l2.evictBlocksByFile(file);
   }
 

@@ -103,4 +103,62 @@ class HeapBlockTest {
       }
     });
   }
+
+  @Test
+  void keepOrCopyKeepsTheArrayOfAnUnpooledHeapBuffer() {
+    byte[] array = numbered(4_129);
+    ByteBuf wrapped = Unpooled.wrappedBuffer(array).readerIndex(33); // a header ahead of the block
+    HeapBlock block = HeapBlock.keepOrCopy(wrapped, BlockCategory.DATA);
+    assertEquals(1, wrapped.refCnt(), "keepOrCopy leaves the release to its caller");
+    wrapped.release();
+    assertEquals(4_096, block.length());
+    assertEquals(4_129 + 100, block.heapSize(100), "the kept array is accounted whole");
+    array[33] = 42; // only a test writes after a hand-over: it shows that the array was kept, not copied
+    assertEquals(42, contents(block)[0]);
+    assertArrayEquals(Arrays.copyOfRange(array, 33, 4_129), contents(block));
+  }
+
+  @Test
+  void keepOrCopyCopiesWhatItMayNotKeep() {
+    byte[] mostlyUnread = numbered(10_000);
+    ByteBuf sparse = Unpooled.wrappedBuffer(mostlyUnread).readerIndex(5_000);
+    HeapBlock fromSparse = HeapBlock.keepOrCopy(sparse, BlockCategory.DATA);
+    sparse.release();
+    assertEquals(5_000 + 100, fromSparse.heapSize(100), "half an array is copied, not kept");
+
+    byte[] bytes = numbered(8_192);
+    ByteBuf pooled = io.netty.buffer.PooledByteBufAllocator.DEFAULT.heapBuffer(8_192).writeBytes(bytes);
+    HeapBlock fromPool = HeapBlock.keepOrCopy(pooled, BlockCategory.DATA);
+    pooled.setByte(0, 0); // the pool's memory may be written again
+    pooled.release();
+    assertArrayEquals(bytes, contents(fromPool));
+
+    ByteBuf direct = Unpooled.directBuffer(8_192).writeBytes(bytes);
+    HeapBlock fromDirect = HeapBlock.keepOrCopy(direct, BlockCategory.DATA);
+    direct.release();
+    assertArrayEquals(bytes, contents(fromDirect));
+  }
+
+  @Test
+  void aViewOfAKeptRegionReadsOnlyThatRegion() {
+    byte[] array = numbered(1_000);
+    ByteBuf wrapped = Unpooled.wrappedBuffer(array).readerIndex(100);
+    HeapBlock block = HeapBlock.keepOrCopy(wrapped, BlockCategory.DATA);
+    wrapped.release();
+    ByteBuf view = block.newView();
+    try {
+      assertEquals(900, view.readableBytes());
+      assertEquals(Unpooled.wrappedBuffer(array).getLong(100), view.getLong(0));
+      assertEquals(Unpooled.wrappedBuffer(array).getShortLE(998), view.getShortLE(898));
+      assertEquals(Unpooled.wrappedBuffer(array).getUnsignedMedium(500), view.getUnsignedMedium(400));
+      java.nio.ByteBuffer nio = view.nioBuffer(0, 10);
+      assertEquals(array[100], nio.get(0));
+      ByteBuf copy = view.copy(890, 10);
+      assertEquals(array[990], copy.getByte(0));
+      copy.release();
+      org.junit.jupiter.api.Assertions.assertThrows(IndexOutOfBoundsException.class, () -> view.getByte(900));
+    } finally {
+      view.release();
+    }
+  }
 }

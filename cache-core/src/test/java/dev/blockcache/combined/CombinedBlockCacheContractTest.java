@@ -3,10 +3,10 @@ package dev.blockcache.combined;
 import dev.blockcache.api.BlockCache;
 import dev.blockcache.config.LruConfig;
 import dev.blockcache.l1.lru.LruBlockCache;
-import dev.blockcache.testing.BlockCacheContractTest;
+import dev.blockcache.testing.HandOverContractTest;
 
 /** The contract on a combined cache of two LRU tiers: three quarters of the capacity in the L1, a quarter in the L2. */
-class CombinedBlockCacheContractTest extends BlockCacheContractTest {
+class CombinedBlockCacheContractTest extends HandOverContractTest {
   @Override
   protected BlockCache newCache(long capacity, int maxBlockSize) {
     long l2 = capacity / 4;

@@ -8,12 +8,18 @@ package dev.blockcache.l1.lru;
  * {@code Locked} suffix).
  */
 final class ClockList {
+  /** This list's index in its cache (the priority ordinal), recorded in each entry it links. */
+  final byte index;
   private LruEntry head;
   private LruEntry tail;
   private int size;
 
+  ClockList(int index) {
+    this.index = (byte) index;
+  }
+
   void linkLastLocked(LruEntry e) {
-    e.list = this;
+    e.listed = index;
     e.prev = tail;
     e.next = null;
     if (tail == null) {
@@ -27,7 +33,7 @@ final class ClockList {
 
   /** Unlinks {@code e} if it is linked in this list; a no-op otherwise. */
   void unlinkLocked(LruEntry e) {
-    if (e.list != this) {
+    if (e.listed != index) {
       return;
     }
     if (e.prev == null) {
@@ -42,7 +48,7 @@ final class ClockList {
     }
     e.prev = null;
     e.next = null;
-    e.list = null;
+    e.listed = LruEntry.UNLISTED;
     size--;
   }
 
@@ -60,7 +66,7 @@ final class ClockList {
       LruEntry next = e.next;
       e.prev = null;
       e.next = null;
-      e.list = null;
+      e.listed = LruEntry.UNLISTED;
       e = next;
     }
     head = null;

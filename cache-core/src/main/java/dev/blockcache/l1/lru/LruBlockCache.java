@@ -10,11 +10,16 @@ import dev.blockcache.api.CacheResult;
 import dev.blockcache.api.CacheStats;
 import dev.blockcache.api.ReadOptions;
 import dev.blockcache.config.LruConfig;
-import dev.blockcache.l1.FileIndex;
+import dev.blockcache.l1.Arguments;
+import dev.blockcache.l1.ChainedBlock;
+import dev.blockcache.l1.FileChains;
+import dev.blockcache.l1.Insert;
 import dev.blockcache.policy.PriorityEvictionPlanner;
 import dev.blockcache.buffer.HeapBlock;
 import dev.blockcache.stats.StatsRecorder;
 import io.netty.buffer.ByteBuf;
+import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadFactory;
@@ -43,11 +48,19 @@ import java.util.concurrent.locks.ReentrantLock;
  *       a scan and sort of the whole map, as HBase's does. Passes run on the background thread started by
  *       {@link #start()}, or on the inserting thread when the cache was not started; {@link #runEviction()} runs one
  *       now (for tests and operators).</li>
- *   <li><b>Admission</b> refuses blocks larger than the maximum block size, and any block while the cache is at
- *       {@code hardCapacityLimitFactor × acceptableFactor × capacity} (eviction has fallen behind).</li>
- *   <li><b>Evict by file</b> goes through a {@link FileIndex}, so it costs that file's blocks.</li>
+ *   <li><b>Admission</b> refuses blocks larger than the maximum block size, and any block that would take the cache
+ *       past {@code hardCapacityLimitFactor × acceptableFactor × capacity} while the background evictor lags (as
+ *       HBase does). When nothing is lagging (an unstarted cache, or one whose acceptable size leaves no room for one
+ *       more block) the inserting thread first evicts enough for the block.</li>
+ *   <li><b>Inserts</b>: {@link #cacheBlock} copies the block onto the heap; {@link #handOver} keeps the caller's heap
+ *       array when it can ({@link HeapBlock#keepOrCopy}), as HBase keeps the reference to an on-heap block. Caching a
+ *       present key keeps the present block and counts as an access for the policy.</li>
+ *   <li><b>Evict by file</b> walks the file's chain of entries ({@link FileChains}, linked through the entries
+ *       themselves), so it costs that file's blocks.</li>
+ *   <li><b>Memory</b>: an entry is one object, the {@link HeapBlock} subclass {@link LruEntry} (56 bytes with its
+ *       list and file-chain links), beside its key, its map node and its array.</li>
  * </ul>
- * Sizes are accounted as block bytes plus {@link HeapBlock#ENTRY_OVERHEAD} per entry.
+ * Sizes are accounted as block bytes plus {@link HeapBlock#LRU_ENTRY_OVERHEAD} per entry.
  *
  * <p>Thread-safety: safe for concurrent use. Gets are lock-free; inserts, removals and eviction passes link and
  * unlink entries under one list lock ({@code listLock}), which gets never take.
@@ -62,14 +75,15 @@ public final class LruBlockCache implements BlockCache {
   private final long minSize;
   private final long hardLimit;
   private final ConcurrentHashMap<BlockKey, LruEntry> map;
-  private final FileIndex fileIndex = new FileIndex();
   private final StatsRecorder stats = new StatsRecorder();
   private final AtomicLong size = new AtomicLong();
   private final AtomicLongArray prioritySizes = new AtomicLongArray(CachePriority.COUNT);
   private final LongAdder[] blockCounts = new LongAdder[BlockCategory.COUNT];
   private final ReentrantLock listLock = new ReentrantLock();
   /** One list per priority, indexed by ordinal. Guarded by listLock. */
-  private final ClockList[] lists = {new ClockList(), new ClockList(), new ClockList()};
+  private final ClockList[] lists = {new ClockList(SINGLE), new ClockList(MULTI), new ClockList(MEMORY)};
+  /** Each file's entries, for evict-by-file. Guarded by listLock. */
+  private final FileChains fileChains = new FileChains();
   /** Entries promoted to multi by a hit, waiting for the next pass to move their link to the multi list. */
   private final ConcurrentLinkedQueue<LruEntry> promotions = new ConcurrentLinkedQueue<>();
   private final LruEvictor evictor = new LruEvictor(this::runEviction);
@@ -82,7 +96,7 @@ public final class LruBlockCache implements BlockCache {
     this.acceptableSize = config.acceptableSize();
     this.minSize = config.minSize();
     this.hardLimit = config.hardLimit();
-    long expectedBlocks = Math.max(16, capacity / (config.minBlockSize() + HeapBlock.ENTRY_OVERHEAD));
+    long expectedBlocks = Math.max(16, capacity / (config.minBlockSize() + HeapBlock.LRU_ENTRY_OVERHEAD));
     this.map = new ConcurrentHashMap<>((int) Math.min(1 << 24, expectedBlocks), 0.75f, 16);
     for (int i = 0; i < blockCounts.length; i++) {
       blockCounts[i] = new LongAdder();
@@ -113,46 +127,69 @@ public final class LruBlockCache implements BlockCache {
     return config;
   }
 
-  /** {@inheritDoc} The cache keeps a heap copy; the caller's buffer is not retained. */
+  /**
+   * {@inheritDoc} The cache keeps a heap copy; the caller's buffer is not retained. Caching a present key counts as
+   * an access to it (it is promoted as a hit would promote it), not as a hit.
+   */
   @Override
   public CacheResult cacheBlock(BlockKey key, ByteBuf block, CacheOptions options) {
-    CacheResult result = admit(key, block, options);
+    Arguments.check(key, block, options);
+    return counted(admit(key, block, options, Insert.COPY));
+  }
+
+  /**
+   * {@inheritDoc} The cache keeps {@code block}'s array itself when netty's unpooled heap buffer owns it (a buffer
+   * from {@code Unpooled.wrappedBuffer(byte[])} or an unpooled heap allocator) and the readable bytes fill most of
+   * it, and copies otherwise ({@link HeapBlock#keepOrCopy}); it releases the caller's reference before returning.
+   */
+  @Override
+  public CacheResult handOver(BlockKey key, ByteBuf block, CacheOptions options) {
+    try {
+      Arguments.check(key, block, options);
+      return counted(admit(key, block, options, Insert.HAND_OVER));
+    } finally {
+      Arguments.releaseHandedOver(block);
+    }
+  }
+
+  private CacheResult counted(CacheResult result) {
     if (result.isFailure()) {
       stats.failedInsertion();
     }
     return result;
   }
 
-  private CacheResult admit(BlockKey key, ByteBuf block, CacheOptions options) {
+  private CacheResult admit(BlockKey key, ByteBuf block, CacheOptions options, Insert insert) {
     if (closed) {
       return CacheResult.DISABLED;
     }
     if (block.readableBytes() > config.maxBlockSize()) {
       return CacheResult.TOO_LARGE;
     }
-    if (map.containsKey(key)) {
+    LruEntry present = map.get(key);
+    if (present != null) {
+      access(present);
       return CacheResult.ALREADY_CACHED;
     }
-    long heapSize = (long) block.readableBytes() + HeapBlock.ENTRY_OVERHEAD;
-    if (size.get() + heapSize > hardLimit) {
-      evictSoon();
+    long expected = (long) block.readableBytes() + HeapBlock.LRU_ENTRY_OVERHEAD;
+    if (size.get() + expected > hardLimit && !fitsAfterEviction(expected)) {
       return CacheResult.OVER_CAPACITY;
     }
-    LruEntry entry = new LruEntry(key, HeapBlock.copyOf(block, options.category()), options.priority());
+    LruEntry entry = new LruEntry(key, insert.heapBlock(block, options.category()), options.priority());
+    long heapSize = entry.heapSize(HeapBlock.LRU_ENTRY_OVERHEAD);
     int priority = options.priority().ordinal();
     account(priority, options.category(), heapSize, 1);
-    if (map.putIfAbsent(key, entry) != null) {
+    LruEntry raced = map.putIfAbsent(key, entry);
+    if (raced != null) {
       account(priority, options.category(), -heapSize, -1);
+      access(raced);
       return CacheResult.ALREADY_CACHED;
-    }
-    fileIndex.add(key);
-    if (entry.isRemoved()) {
-      fileIndex.remove(key);
     }
     listLock.lock();
     try {
       if (!entry.isRemoved()) {
         lists[priority].linkLastLocked(entry);
+        fileChains.linkLocked(entry);
       }
     } finally {
       listLock.unlock();
@@ -167,40 +204,48 @@ public final class LruBlockCache implements BlockCache {
   @Override
   public ByteBuf getBlock(BlockKey key, ReadOptions options) {
     LruEntry entry = hit(key, options);
-    return entry == null ? null : entry.block.newView();
+    return entry == null ? null : entry.newView();
   }
 
   /** {@inheritDoc} Allocates nothing: the reader gets this thread's reusable view of the heap copy. */
   @Override
   public boolean read(BlockKey key, ReadOptions options, BlockReader reader) {
+    Objects.requireNonNull(reader, "reader");
     LruEntry entry = hit(key, options);
     if (entry == null) {
       return false;
     }
-    entry.block.read(reader);
+    entry.read(reader);
     return true;
   }
 
   /** The entry of {@code key} with its hit recorded (reference bit, promotion, counters), or null after a miss. */
   private LruEntry hit(BlockKey key, ReadOptions options) {
+    Objects.requireNonNull(key, "key");
+    Objects.requireNonNull(options, "options");
     LruEntry entry = closed ? null : map.get(key);
     if (entry == null) {
       stats.miss(options);
       return null;
     }
-    if (entry.recordHit()) {
-      long h = entry.heapSize;
-      prioritySizes.addAndGet(SINGLE, -h);
-      prioritySizes.addAndGet(MULTI, h);
-      promotions.offer(entry);
-    }
+    access(entry);
     stats.hit(options);
     return entry;
   }
 
+  /** Records an access to {@code entry} for the policy: its reference bit, and its promotion on a first access. */
+  private void access(LruEntry entry) {
+    if (entry.recordHit()) {
+      long h = entry.heapSize(HeapBlock.LRU_ENTRY_OVERHEAD);
+      prioritySizes.addAndGet(SINGLE, -h);
+      prioritySizes.addAndGet(MULTI, h);
+      promotions.offer(entry);
+    }
+  }
+
   @Override
   public boolean evictBlock(BlockKey key) {
-    LruEntry entry = map.remove(key);
+    LruEntry entry = map.remove(Objects.requireNonNull(key, "key"));
     if (entry == null) {
       return false;
     }
@@ -211,11 +256,21 @@ public final class LruBlockCache implements BlockCache {
 
   @Override
   public int evictBlocksByFile(String file) {
+    Objects.requireNonNull(file, "file");
+    List<ChainedBlock> entries;
+    listLock.lock();
+    try {
+      entries = fileChains.takeLocked(file);
+    } finally {
+      listLock.unlock();
+    }
     int removed = 0;
-    for (BlockKey key : fileIndex.removeFile(file)) {
-      if (evictBlock(key)) {
+    for (ChainedBlock chained : entries) {
+      LruEntry entry = (LruEntry) chained;
+      if (map.remove(entry.key(), entry) && retire(entry)) {
         removed++;
       }
+      unlink(entry);
     }
     return removed;
   }
@@ -227,10 +282,32 @@ public final class LruBlockCache implements BlockCache {
   public void runEviction() {
     listLock.lock();
     try {
-      evictLocked();
+      evictLocked(acceptableSize, minSize);
     } finally {
       listLock.unlock();
     }
+  }
+
+  /**
+   * Whether a block costing {@code heapSize}, which would take the cache past its hard limit, fits after evicting.
+   * While the started evictor has work (the size is above the acceptable size) eviction is lagging, and the block is
+   * refused as HBase refuses it, with a pass requested. Otherwise the calling thread evicts now, down to the minimum
+   * size or lower when the block needs it: that keeps a cache whose acceptable size leaves no room for one more
+   * block (a cache sized for a few blocks) from refusing every insert, where a normal pass would free nothing.
+   */
+  private boolean fitsAfterEviction(long heapSize) {
+    if (evictor.isStarted() && size.get() > acceptableSize) {
+      evictor.request();
+      return false;
+    }
+    long target = Math.min(minSize, hardLimit - heapSize);
+    listLock.lock();
+    try {
+      evictLocked(target, target);
+    } finally {
+      listLock.unlock();
+    }
+    return size.get() + heapSize <= hardLimit;
   }
 
   private void evictSoon() {
@@ -241,20 +318,22 @@ public final class LruBlockCache implements BlockCache {
     }
   }
 
-  private void evictLocked() {
+  /** If the size is above {@code trigger}, frees down to {@code target}, split between priorities by their shares. */
+  private void evictLocked(long trigger, long target) {
     long current = size.get();
-    if (current <= acceptableSize || closed) {
+    if (current <= trigger || closed) {
       return;
     }
     stats.evictionRun();
     movePromotedLocked();
+    long floor = Math.max(0, target);
     long[] sizes = {prioritySizes.get(SINGLE), prioritySizes.get(MULTI), prioritySizes.get(MEMORY)};
     long[] targets = {
-        (long) (minSize * decimal(config.singlePercentage())),
-        (long) (minSize * decimal(config.multiPercentage())),
-        (long) (minSize * decimal(config.memoryPercentage()))};
+        (long) (floor * decimal(config.singlePercentage())),
+        (long) (floor * decimal(config.multiPercentage())),
+        (long) (floor * decimal(config.memoryPercentage()))};
     boolean protectMemory = config.inMemoryForceMode() || config.memoryPercentage() > 0.999f;
-    long[] plan = PriorityEvictionPlanner.plan(current - minSize, sizes, targets, protectMemory);
+    long[] plan = PriorityEvictionPlanner.plan(current - floor, sizes, targets, protectMemory);
     for (int p = 0; p < plan.length; p++) {
       if (plan[p] > 0) {
         freeLocked(p, plan[p]);
@@ -266,8 +345,8 @@ public final class LruBlockCache implements BlockCache {
   private void movePromotedLocked() {
     LruEntry e;
     while ((e = promotions.poll()) != null) {
-      if (e.list != null && e.state() == MULTI) {
-        e.list.unlinkLocked(e);
+      if (e.listed != LruEntry.UNLISTED && e.state() == MULTI) {
+        lists[e.listed].unlinkLocked(e);
         lists[MULTI].linkLastLocked(e);
       }
     }
@@ -283,7 +362,7 @@ public final class LruBlockCache implements BlockCache {
       list.unlinkLocked(e);
       int state = e.state();
       if (state == LruEntry.REMOVED) {
-        continue;
+        continue; // its remover unlinks it from its file chain
       }
       if (state != p) {
         lists[state].linkLastLocked(e);
@@ -294,31 +373,32 @@ public final class LruBlockCache implements BlockCache {
         list.linkLastLocked(e);
         continue;
       }
-      if (map.remove(e.key, e) && retire(e)) {
-        stats.evicted(e.block.category());
-        freed += e.heapSize;
+      if (map.remove(e.key(), e) && retire(e)) {
+        stats.evicted(e.category());
+        freed += e.heapSize(HeapBlock.LRU_ENTRY_OVERHEAD);
       }
+      fileChains.dropLocked(e);
     }
     return freed;
   }
 
-  /** Marks a removed-from-map entry removed and takes it out of the totals and the file index, once. */
+  /** Marks a removed-from-map entry removed and takes it out of the totals, once; the caller unlinks it. */
   private boolean retire(LruEntry entry) {
     int left = entry.markRemoved();
     if (left == LruEntry.REMOVED) {
       return false;
     }
-    account(left, entry.block.category(), -entry.heapSize, -1);
-    fileIndex.remove(entry.key);
+    account(left, entry.category(), -entry.heapSize(HeapBlock.LRU_ENTRY_OVERHEAD), -1);
     return true;
   }
 
   private void unlink(LruEntry entry) {
     listLock.lock();
     try {
-      if (entry.list != null) {
-        entry.list.unlinkLocked(entry);
+      if (entry.listed != LruEntry.UNLISTED) {
+        lists[entry.listed].unlinkLocked(entry);
       }
+      fileChains.dropLocked(entry);
     } finally {
       listLock.unlock();
     }
@@ -368,7 +448,7 @@ public final class LruBlockCache implements BlockCache {
     closed = true;
     evictor.stop();
     for (LruEntry entry : map.values()) {
-      if (map.remove(entry.key, entry)) {
+      if (map.remove(entry.key(), entry)) {
         retire(entry);
       }
     }
@@ -377,9 +457,9 @@ public final class LruBlockCache implements BlockCache {
       for (ClockList list : lists) {
         list.clearLocked();
       }
+      fileChains.clearLocked();
     } finally {
       listLock.unlock();
     }
-    fileIndex.clear();
   }
 }

@@ -3,34 +3,40 @@ package dev.blockcache.l1.lru;
 import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.CachePriority;
 import dev.blockcache.buffer.HeapBlock;
+import dev.blockcache.l1.ChainedBlock;
+import dev.blockcache.l1.FileChains;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * One cached block of an {@link LruBlockCache}, with its priority state, its CLOCK reference bit and its links in
- * one of the cache's {@link ClockList}s.
+ * One cached block of an {@link LruBlockCache}: the block itself with its key and file-chain links (a
+ * {@link ChainedBlock}, so that entry and block are one object), its priority state, its CLOCK reference bit and its
+ * links in one of the cache's {@link ClockList}s.
  *
  * <h2>Life of an entry</h2>
  * <ol>
- *   <li><b>Created</b> by {@code cacheBlock} in state {@code SINGLE} or {@code MEMORY}; its heap size is added to
- *       the cache's totals before it is published in the map.</li>
- *   <li><b>Published</b>: in the map, then in the file index, then linked at the tail of its priority's list (under
- *       the list lock, and only if it is not already removed).</li>
+ *   <li><b>Created</b> by an insert in state {@code SINGLE} or {@code MEMORY}; its heap size is added to the cache's
+ *       totals before it is published in the map.</li>
+ *   <li><b>Published</b>: in the map, then linked at the tail of its priority's list and at the head of its file's
+ *       chain (under the list lock, and only if it is not already removed).</li>
  *   <li><b>Hit</b>: a get sets the reference bit (if clear) and moves a {@code SINGLE} entry to {@code MULTI} with
  *       one CAS, moving its bytes between the priority totals; the list link follows at the next eviction pass.</li>
  *   <li><b>Removed</b> once: whoever removes it from the map (evictor, {@code evictBlock}, evict-by-file, close) CASes
  *       the state to {@code REMOVED}, which is terminal, and subtracts its bytes from the totals of the priority it
  *       left. Removal is idempotent: the CAS succeeds once.</li>
- *   <li><b>Unlinked</b> from its list under the list lock by the remover (or skipped by an eviction pass that finds it
- *       removed). Its bytes are reclaimed by the GC when the last reader's view is gone.</li>
+ *   <li><b>Unlinked</b> from its list and its file chain under the list lock by the remover (an eviction pass that
+ *       finds it removed unlinks it from the list only; the remover still unlinks it from the chain). Its bytes are
+ *       reclaimed by the GC when the last reader's view is gone.</li>
  * </ol>
  *
- * <p>Thread-safety: {@code state} and {@code referenced} are accessed atomically from any thread; {@code prev},
- * {@code next} and {@code list} are guarded by the cache's list lock.
+ * <p>Thread-safety: {@code state} and {@code referenced} are accessed atomically from any thread; the list and chain
+ * fields are guarded by the cache's list lock (which is also its {@link FileChains}' lock).
  */
-final class LruEntry {
+final class LruEntry extends ChainedBlock {
   /** State value of a removed entry; the other states are {@link CachePriority#ordinal()}s. */
   static final int REMOVED = -1;
+  /** {@link #listed} of an entry in no list. */
+  static final byte UNLISTED = -1;
 
   private static final VarHandle STATE;
 
@@ -42,10 +48,6 @@ final class LruEntry {
     }
   }
 
-  final BlockKey key;
-  final HeapBlock block;
-  final long heapSize;
-
   private volatile int state;
   /** The CLOCK bit: set by a hit, cleared when an eviction pass gives the entry a second chance. */
   private volatile boolean referenced;
@@ -54,13 +56,14 @@ final class LruEntry {
   LruEntry prev;
   /** Guarded by the list lock. */
   LruEntry next;
-  /** The list this entry is linked in, or null. Guarded by the list lock. */
-  ClockList list;
+  /**
+   * The index of the list this entry is linked in ({@link ClockList#index}), or {@link #UNLISTED}; a byte rather
+   * than a reference keeps the entry at 56 bytes. Guarded by the list lock.
+   */
+  byte listed = UNLISTED;
 
   LruEntry(BlockKey key, HeapBlock block, CachePriority priority) {
-    this.key = key;
-    this.block = block;
-    this.heapSize = block.heapSize();
+    super(key, block);
     this.state = priority.ordinal();
   }
 

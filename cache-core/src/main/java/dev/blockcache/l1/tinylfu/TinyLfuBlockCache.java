@@ -13,48 +13,69 @@ import dev.blockcache.api.CacheResult;
 import dev.blockcache.api.CacheStats;
 import dev.blockcache.api.ReadOptions;
 import dev.blockcache.config.TinyLfuConfig;
-import dev.blockcache.l1.FileIndex;
+import dev.blockcache.l1.Arguments;
+import dev.blockcache.l1.ChainedBlock;
+import dev.blockcache.l1.FileChains;
+import dev.blockcache.l1.Insert;
 import dev.blockcache.buffer.HeapBlock;
 import dev.blockcache.stats.StatsRecorder;
 import io.netty.buffer.ByteBuf;
+import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * An on-heap block cache on Caffeine's W-TinyLFU policy, weighted by the heap each block costs (block bytes plus
- * {@link HeapBlock#ENTRY_OVERHEAD}).
+ * {@link HeapBlock#TINYLFU_ENTRY_OVERHEAD}).
  *
  * <p>W-TinyLFU admits a new block only if it is estimated to be used more often than the block it would evict, which
  * resists scans better than LRU. Caffeine has no priorities: {@link CacheOptions#priority()} is ignored, as in
  * HBase's TinyLfuBlockCache. Caffeine's maintenance runs on the calling threads (a same-thread executor), so the cache
- * starts no thread of its own. Size-based evictions are counted from Caffeine's eviction listener; an insert whose
+ * starts no thread of its own. {@link #cacheBlock} copies the block onto the heap; {@link #handOver} keeps the caller's
+ * heap array when it can. Size-based evictions are counted from Caffeine's eviction listener; an insert whose
  * maintenance evicted anything counts as one eviction run.
  *
- * <p>Thread-safety: safe for concurrent use (Caffeine's own guarantees).
+ * <p>Evict-by-file walks the file's chain of blocks ({@link FileChains}, linked through the cached
+ * {@link ChainedBlock}s themselves), so it costs that file's blocks and no index node exists per block.
+ *
+ * <p>Thread-safety: safe for concurrent use (Caffeine's own guarantees). The file chains are guarded by one
+ * {@code chainLock}; lock order: Caffeine's map locks (its eviction listener runs inside them), then
+ * {@code chainLock}. Nothing is called on the map while {@code chainLock} is held.
  */
 public final class TinyLfuBlockCache implements BlockCache {
   private final TinyLfuConfig config;
-  private final Cache<BlockKey, HeapBlock> cache;
-  private final ConcurrentMap<BlockKey, HeapBlock> map;
-  private final Policy.Eviction<BlockKey, HeapBlock> eviction;
-  private final FileIndex fileIndex = new FileIndex();
+  private final Cache<BlockKey, ChainedBlock> cache;
+  private final ConcurrentMap<BlockKey, ChainedBlock> map;
+  private final Policy.Eviction<BlockKey, ChainedBlock> eviction;
+  /** Guards {@link #fileChains} and the chain fields of every cached block; taken inside Caffeine's map locks. */
+  private final ReentrantLock chainLock = new ReentrantLock();
+  /** Each file's blocks, for evict-by-file. Guarded by chainLock. */
+  private final FileChains fileChains = new FileChains();
   private final StatsRecorder stats = new StatsRecorder();
   private final LongAdder[] blockCounts = new LongAdder[BlockCategory.COUNT];
   /** Size-based evictions so far; an insert that moves it counts as one eviction run. */
   private final AtomicLong sizeEvictions = new AtomicLong();
   private volatile boolean closed;
 
+  /**
+   * @throws IllegalStateException if the Caffeine on the classpath is older than the one this cache needs (see
+   *     {@link CaffeineRequirement})
+   */
   public TinyLfuBlockCache(TinyLfuConfig config) {
-    this.config = config;
+    CaffeineRequirement.check(Caffeine.class);
+    this.config = Objects.requireNonNull(config, "config");
     for (int i = 0; i < blockCounts.length; i++) {
       blockCounts[i] = new LongAdder();
     }
-    long expectedBlocks = Math.max(16, config.capacity() / (config.minBlockSize() + HeapBlock.ENTRY_OVERHEAD));
+    long expectedBlocks = Math.max(16, config.capacity() / (config.minBlockSize() + HeapBlock.TINYLFU_ENTRY_OVERHEAD));
     this.cache = Caffeine.newBuilder()
         .initialCapacity((int) Math.min(1 << 24, expectedBlocks))
         .maximumWeight(config.capacity())
-        .weigher((BlockKey key, HeapBlock block) -> (int) Math.min(Integer.MAX_VALUE, block.heapSize()))
+        .weigher((BlockKey key, ChainedBlock block) ->
+            (int) Math.min(Integer.MAX_VALUE, block.heapSize(HeapBlock.TINYLFU_ENTRY_OVERHEAD)))
         .executor(Runnable::run)
         .evictionListener(this::onEvicted)
         .build();
@@ -62,29 +83,52 @@ public final class TinyLfuBlockCache implements BlockCache {
     this.eviction = cache.policy().eviction().orElseThrow();
   }
 
-  private void onEvicted(BlockKey key, HeapBlock block, RemovalCause cause) {
+  /** Caffeine's eviction listener: runs on the evicting thread, inside the map's lock for {@code key}. */
+  private void onEvicted(BlockKey key, ChainedBlock block, RemovalCause cause) {
     if (key == null || block == null) {
       return;
     }
     blockCounts[block.category().ordinal()].decrement();
-    fileIndex.remove(key);
+    drop(block);
     if (cause.wasEvicted()) {
       sizeEvictions.incrementAndGet();
       stats.evicted(block.category());
     }
   }
 
-  /** {@inheritDoc} The cache keeps a heap copy; the caller's buffer is not retained. */
+  /**
+   * {@inheritDoc} The cache keeps a heap copy; the caller's buffer is not retained. Caching a present key counts as
+   * a read of it for Caffeine's policy (as HBase's TinyLfuBlockCache does), not as a hit.
+   */
   @Override
   public CacheResult cacheBlock(BlockKey key, ByteBuf block, CacheOptions options) {
-    CacheResult result = admit(key, block, options);
+    Arguments.check(key, block, options);
+    return counted(admit(key, block, options, Insert.COPY));
+  }
+
+  /**
+   * {@inheritDoc} The cache keeps {@code block}'s array itself when netty's unpooled heap buffer owns it and the
+   * readable bytes fill most of it, and copies otherwise ({@link HeapBlock#keepOrCopy}); it releases the caller's
+   * reference before returning.
+   */
+  @Override
+  public CacheResult handOver(BlockKey key, ByteBuf block, CacheOptions options) {
+    try {
+      Arguments.check(key, block, options);
+      return counted(admit(key, block, options, Insert.HAND_OVER));
+    } finally {
+      Arguments.releaseHandedOver(block);
+    }
+  }
+
+  private CacheResult counted(CacheResult result) {
     if (result.isFailure()) {
       stats.failedInsertion();
     }
     return result;
   }
 
-  private CacheResult admit(BlockKey key, ByteBuf block, CacheOptions options) {
+  private CacheResult admit(BlockKey key, ByteBuf block, CacheOptions options, Insert insert) {
     if (closed) {
       return CacheResult.DISABLED;
     }
@@ -92,15 +136,22 @@ public final class TinyLfuBlockCache implements BlockCache {
       return CacheResult.TOO_LARGE;
     }
     if (map.containsKey(key)) {
+      cache.getIfPresent(key); // a read for the policy
       return CacheResult.ALREADY_CACHED;
     }
-    HeapBlock heapBlock = HeapBlock.copyOf(block, options.category());
+    ChainedBlock cached = new ChainedBlock(key, insert.heapBlock(block, options.category()));
     long evictionsBefore = sizeEvictions.get();
     blockCounts[options.category().ordinal()].increment();
-    fileIndex.add(key);
-    if (map.putIfAbsent(key, heapBlock) != null) {
+    if (map.putIfAbsent(key, cached) != null) {
       blockCounts[options.category().ordinal()].decrement();
+      cache.getIfPresent(key);
       return CacheResult.ALREADY_CACHED;
+    }
+    chainLock.lock();
+    try {
+      fileChains.linkLocked(cached); // not if it was evicted or removed since it was published
+    } finally {
+      chainLock.unlock();
     }
     if (sizeEvictions.get() != evictionsBefore) {
       stats.evictionRun();
@@ -111,14 +162,15 @@ public final class TinyLfuBlockCache implements BlockCache {
   /** {@inheritDoc} The view is read-only; releasing it never affects the cache. */
   @Override
   public ByteBuf getBlock(BlockKey key, ReadOptions options) {
-    HeapBlock block = hit(key, options);
+    ChainedBlock block = hit(key, options);
     return block == null ? null : block.newView();
   }
 
   /** {@inheritDoc} Allocates nothing: the reader gets this thread's reusable view of the heap copy. */
   @Override
   public boolean read(BlockKey key, ReadOptions options, BlockReader reader) {
-    HeapBlock block = hit(key, options);
+    Objects.requireNonNull(reader, "reader");
+    ChainedBlock block = hit(key, options);
     if (block == null) {
       return false;
     }
@@ -127,8 +179,10 @@ public final class TinyLfuBlockCache implements BlockCache {
   }
 
   /** The block of {@code key}, its access recorded by Caffeine and counted as a hit; or null after a miss. */
-  private HeapBlock hit(BlockKey key, ReadOptions options) {
-    HeapBlock block = closed ? null : cache.getIfPresent(key);
+  private ChainedBlock hit(BlockKey key, ReadOptions options) {
+    Objects.requireNonNull(key, "key");
+    Objects.requireNonNull(options, "options");
+    ChainedBlock block = closed ? null : cache.getIfPresent(key);
     if (block == null) {
       stats.miss(options);
       return null;
@@ -139,24 +193,49 @@ public final class TinyLfuBlockCache implements BlockCache {
 
   @Override
   public boolean evictBlock(BlockKey key) {
-    HeapBlock removed = map.remove(key);
+    ChainedBlock removed = map.remove(Objects.requireNonNull(key, "key"));
     if (removed == null) {
       return false;
     }
     blockCounts[removed.category().ordinal()].decrement();
-    fileIndex.remove(key);
+    drop(removed);
     return true;
+  }
+
+  private void drop(ChainedBlock block) {
+    chainLock.lock();
+    try {
+      fileChains.dropLocked(block);
+    } finally {
+      chainLock.unlock();
+    }
   }
 
   @Override
   public int evictBlocksByFile(String file) {
+    Objects.requireNonNull(file, "file");
+    List<ChainedBlock> blocks;
+    chainLock.lock();
+    try {
+      blocks = fileChains.takeLocked(file);
+    } finally {
+      chainLock.unlock();
+    }
     int removed = 0;
-    for (BlockKey key : fileIndex.removeFile(file)) {
-      if (evictBlock(key)) {
+    for (ChainedBlock block : blocks) {
+      if (map.remove(block.key(), block)) {
+        blockCounts[block.category().ordinal()].decrement();
+        drop(block);
         removed++;
       }
     }
     return removed;
+  }
+
+  /** The cached keys in the order Caffeine would evict them, coldest first, at most {@code limit}: for tests. */
+  List<BlockKey> coldest(int limit) {
+    cache.cleanUp();
+    return List.copyOf(eviction.coldest(limit).keySet());
   }
 
   /** Runs Caffeine's pending maintenance (evictions) now, on the calling thread. */
@@ -199,6 +278,11 @@ public final class TinyLfuBlockCache implements BlockCache {
       evictBlock(key);
     }
     cache.cleanUp();
-    fileIndex.clear();
+    chainLock.lock();
+    try {
+      fileChains.clearLocked();
+    } finally {
+      chainLock.unlock();
+    }
   }
 }

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 /** HBase LruBlockCache semantics beyond the shared contract: priorities, watermarks, hard limit, force mode. */
 class LruBlockCacheTest {
   private static final int BLOCK = 4096;
-  private static final long ENTRY = BLOCK + HeapBlock.ENTRY_OVERHEAD;
+  private static final long ENTRY = BLOCK + HeapBlock.LRU_ENTRY_OVERHEAD;
 
   private static CacheResult put(LruBlockCache cache, BlockKey key, CacheOptions options) {
     ByteBuf source = Blocks.payload(key, BLOCK);
@@ -52,6 +52,39 @@ class LruBlockCacheTest {
       assertEquals(ENTRY, cache.prioritySize(CachePriority.MULTI));
       assertTrue(hit(cache, key));
       assertEquals(ENTRY, cache.prioritySize(CachePriority.MULTI));
+    }
+  }
+
+  @Test
+  void cachingAPresentKeyAgainCountsAsAnAccess() {
+    try (LruBlockCache cache = new LruBlockCache(LruConfig.builder(100 * ENTRY).build())) {
+      BlockKey key = BlockKey.of("f", 0);
+      assertEquals(CacheResult.CACHED, put(cache, key, CacheOptions.of(BlockCategory.DATA)));
+      assertEquals(CacheResult.ALREADY_CACHED, put(cache, key, CacheOptions.of(BlockCategory.DATA)));
+      assertEquals(0, cache.prioritySize(CachePriority.SINGLE), "re-caching did not promote the block");
+      assertEquals(ENTRY, cache.prioritySize(CachePriority.MULTI));
+      assertEquals(0, cache.stats().hitCount(), "an access, not a hit");
+    }
+  }
+
+  @Test
+  void aCacheSizedForOneBlockKeepsTakingNewBlocks() {
+    // Room for one block and a bit: the acceptable size leaves no room for a second block, so a pass that starts
+    // above the acceptable size frees nothing, and the hard limit refused every later block.
+    for (boolean started : new boolean[] {false, true}) {
+      LruBlockCache cache = new LruBlockCache(LruConfig.builder(ENTRY * 21 / 20).build());
+      if (started) {
+        cache.start();
+      }
+      try (cache) {
+        for (int i = 0; i < 10; i++) {
+          BlockKey key = BlockKey.of("f", i);
+          assertEquals(CacheResult.CACHED, put(cache, key, CacheOptions.of(BlockCategory.DATA)), "block " + i);
+          assertTrue(hit(cache, key), "block " + i + " not readable right after it was cached");
+        }
+        assertEquals(1, cache.blockCount());
+        assertEquals(0, cache.stats().failedInsertionCount());
+      }
     }
   }
 

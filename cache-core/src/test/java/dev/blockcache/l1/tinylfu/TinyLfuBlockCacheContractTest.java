@@ -3,9 +3,9 @@ package dev.blockcache.l1.tinylfu;
 import dev.blockcache.api.BlockCache;
 import dev.blockcache.config.LruConfig;
 import dev.blockcache.config.TinyLfuConfig;
-import dev.blockcache.testing.BlockCacheContractTest;
+import dev.blockcache.testing.HandOverContractTest;
 
-class TinyLfuBlockCacheContractTest extends BlockCacheContractTest {
+class TinyLfuBlockCacheContractTest extends HandOverContractTest {
   @Override
   protected BlockCache newCache(long capacity, int maxBlockSize) {
     return new TinyLfuBlockCache(TinyLfuConfig.of(capacity, maxBlockSize, LruConfig.DEFAULT_MIN_BLOCK_SIZE));

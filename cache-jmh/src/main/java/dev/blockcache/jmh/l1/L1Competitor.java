@@ -81,7 +81,7 @@ public enum L1Competitor {
     L1Adapter create(long capacity, Keys names, int keys, KeySource source) {
       Cache<BlockKey, byte[]> cache = Caffeine.newBuilder()
           .maximumWeight(capacity)
-          .weigher((BlockKey key, byte[] block) -> block.length + HeapBlock.ENTRY_OVERHEAD)
+          .weigher((BlockKey key, byte[] block) -> block.length + HeapBlock.TINYLFU_ENTRY_OVERHEAD)
           .executor(Runnable::run)
           .build();
       return new MapAdapter(name(), cache.asMap(), cache::getIfPresent, cache::cleanUp, names, keys, source);

@@ -51,7 +51,8 @@ public enum PolicyKind {
   L1_LRU("L1 LRU") {
     @Override
     Policy create(Trace trace, int blocks, CacheSetup setup) {
-      LruBlockCache cache = new LruBlockCache(LruConfig.builder(l1Capacity(blocks, setup)).build());
+      long capacity = l1Capacity(blocks, setup, HeapBlock.LRU_ENTRY_OVERHEAD);
+      LruBlockCache cache = new LruBlockCache(LruConfig.builder(capacity).build());
       return new BlockCachePolicy(cache, setup.blockSize(), NOTHING);
     }
   },
@@ -59,7 +60,8 @@ public enum PolicyKind {
   L1_TINYLFU("L1 TinyLFU") {
     @Override
     Policy create(Trace trace, int blocks, CacheSetup setup) {
-      TinyLfuBlockCache cache = new TinyLfuBlockCache(TinyLfuConfig.of(l1Capacity(blocks, setup)));
+      long capacity = l1Capacity(blocks, setup, HeapBlock.TINYLFU_ENTRY_OVERHEAD);
+      TinyLfuBlockCache cache = new TinyLfuBlockCache(TinyLfuConfig.of(capacity));
       return new BlockCachePolicy(cache, setup.blockSize(), NOTHING);
     }
   },
@@ -131,9 +133,12 @@ public enum PolicyKind {
     throw new IllegalArgumentException("policy '" + id + "' is unknown; accepted: " + accepted);
   }
 
-  /** An L1's capacity for {@code blocks} blocks: each is accounted as its bytes plus the entry overhead. */
-  static long l1Capacity(int blocks, CacheSetup setup) {
-    return (long) blocks * (setup.blockSize() + HeapBlock.ENTRY_OVERHEAD);
+  /**
+   * An L1's capacity for {@code blocks} blocks: each is accounted as its bytes plus {@code entryOverhead}, the
+   * overhead that L1's policy accounts per entry.
+   */
+  static long l1Capacity(int blocks, CacheSetup setup, int entryOverhead) {
+    return (long) blocks * (setup.blockSize() + entryOverhead);
   }
 
   /** The L2's item size: header (with the simulator's file names) and block, rounded up to the item alignment. */
