@@ -20,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>Constants used throughout: 32 GiB = 2^35 = 34,359,738,368 B; HBase's largest default bucket size is 525,312 B,
  * so a bucket is 4 × 525,312 = 2,101,248 B; a stored 64 KiB block is 24 (fixed header) + 32 (file name) + 65,536 =
  * 65,592 B, which goes into the 66,560 B size class (the one below, 58,368, is too small), 2,101,248 / 66,560 = 31.57
- * → 31 per bucket; the L1 accounts a block as 65,536 + 256 (entry overhead) = 65,792 B.
+ * → 31 per bucket; the LRU L1 accounts a block as 65,536 + 168 (its entry overhead) = 65,704 B, the TinyLFU L1 as
+ * 65,536 + 216 = 65,752 B.
  */
 class CacheSizerTest {
   private static final long GIB = 1L << 30;
@@ -42,14 +43,14 @@ class CacheSizerTest {
     SizingReport r = CacheSizer.size(publishedStack(), Machine.builder(32 * GIB, 128 * GIB).build());
 
     // L1: 0.2f = 13,421,773 / 2^26, so 2^35 × 0.2f = 2^9 × 13,421,773 = 6,871,947,776 B exactly. Eviction starts at
-    // (long) (6,871,947,776 × 0.99) = 6,803,228,298; 6,803,228,298 / 65,792 = 103,405 blocks (65,792 × 103,405 =
-    // 6,803,221,760, remainder 6,538).
+    // (long) (6,871,947,776 × 0.99) = 6,803,228,298; 6,803,228,298 / 65,704 = 103,543 blocks (65,704 × 103,543 =
+    // 6,803,189,272, remainder 39,026).
     L1Fit l1 = r.l1().orElseThrow();
     assertEquals(L1Policy.LRU, l1.policy());
     assertEquals(6_871_947_776L, l1.capacityBytes());
     assertEquals(6_803_228_298L, l1.evictionStartBytes());
-    assertEquals(65_792, l1.bytesPerBlock());
-    assertEquals(103_405, l1.blocks());
+    assertEquals(65_704, l1.bytesPerBlock());
+    assertEquals(103_543, l1.blocks());
 
     // L2: 4096 MB = 4,294,967,296 B; / 2,101,248 = 2,044.007 → 2,044 buckets = 4,294,950,912 B usable;
     // 2,044 × 31 = 63,364 blocks = 63,364 × 65,536 = 4,152,623,104 B of data.
@@ -91,18 +92,18 @@ class CacheSizerTest {
   @Test
   void theYcsbGuidesL1OnlyServer() throws Exception {
     // 32 GiB heap, 128 GiB RAM, no L2, hfile.block.cache.size=0.4: 0.4f = 13,421,773 / 2^25, so the L1 is
-    // 2^10 × 13,421,773 = 13,743,895,552 B; eviction starts at (long) (× 0.99) = 13,606,456,596; / 65,792 = 206,810
-    // blocks (65,792 × 206,810 = 13,606,443,520) = 206,810 × 65,536 = 13,553,500,160 B of data. Page cache: 128 − 32 =
-    // 96 GiB = 103,079,215,104 B (75% of RAM, the guide's ~96 GB); beyond 116,632,715,264 B the data is on disk.
+    // 2^10 × 13,421,773 = 13,743,895,552 B; eviction starts at (long) (× 0.99) = 13,606,456,596; / 65,704 = 207,087
+    // blocks (65,704 × 207,087 = 13,606,444,248) = 207,087 × 65,536 = 13,571,653,632 B of data. Page cache: 128 − 32 =
+    // 96 GiB = 103,079,215,104 B (75% of RAM, the guide's ~96 GB); beyond 116,650,868,736 B the data is on disk.
     SizingReport r = CacheSizer.size(site("hfile.block.cache.size", "0.4"), Machine.builder(32 * GIB, 128 * GIB)
         .build());
     assertEquals(13_743_895_552L, r.l1().orElseThrow().capacityBytes());
-    assertEquals(206_810, r.l1().orElseThrow().blocks());
+    assertEquals(207_087, r.l1().orElseThrow().blocks());
     assertFalse(r.l2().isPresent());
-    assertEquals(13_553_500_160L, r.largestCachedDatasetBytes());
+    assertEquals(13_571_653_632L, r.largestCachedDatasetBytes());
     assertEquals(103_079_215_104L, r.pageCacheBytes());
     assertEquals(0.75, r.pageCacheShareOfRam(), 1e-9);
-    assertEquals(116_632_715_264L, r.smallestUncachedDatasetBytes());
+    assertEquals(116_650_868_736L, r.smallestUncachedDatasetBytes());
     // 0.4 of L1 + 0.4 of memstores is exactly HBase's 80%: allowed, whatever the float rounding.
     assertEquals(List.of(), r.problems());
   }
@@ -172,7 +173,7 @@ class CacheSizerTest {
 
   @Test
   void aTinyLfuL1HoldsBlocksUpToItsCapacityAndAHeapL2CountsAgainstTheHeap() throws Exception {
-    // TinyLFU evicts above its capacity: 64 MiB = 67,108,864 / 65,792 = 1,020 blocks (65,792 × 1,020 = 67,107,840).
+    // TinyLFU evicts above its capacity: 64 MiB = 67,108,864 / 65,752 = 1,020 blocks (65,752 × 1,020 = 67,067,040).
     // A heap L2 of 1024 MB: 1,073,741,824 / 2,101,248 = 511 buckets = 1,073,737,728 B, on the heap with the L1 and
     // the writer queues (12,582,912 B): 67,108,864 + 1,073,737,728 + 12,582,912 + index = 1.15 GB, above the
     // (0.8 − 0.4) × 2 GiB = 858,993,459 B HBase leaves on a 2 GiB heap. Nothing outside the heap: page cache 8 − 2 GiB.

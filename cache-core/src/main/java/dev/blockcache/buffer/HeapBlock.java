@@ -39,12 +39,6 @@ public class HeapBlock {
    * header (16), rounded up. {@code L1EntryOverheadTest} measures it.
    */
   public static final int TINYLFU_ENTRY_OVERHEAD = 216;
-  /**
-   * What sizing tools (cache-bucket's {@code L1Fit}) assume an L1 entry of either policy costs beyond its block: 256,
-   * a bound above both measured overheads. The caches themselves account {@link #LRU_ENTRY_OVERHEAD} and
-   * {@link #TINYLFU_ENTRY_OVERHEAD}.
-   */
-  public static final int ENTRY_OVERHEAD = 256;
 
   /** The most a kept array may hold beyond the readable bytes, as a fraction of them (1/8): else it is copied. */
   private static final int MAX_SLACK_SHIFT = 3;

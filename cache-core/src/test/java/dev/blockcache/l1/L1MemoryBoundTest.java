@@ -21,7 +21,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * An L1 filled far past its capacity with blocks of random sizes (1 B to the max block size, some in-memory) stays
  * within its configured heap share plus one max block: checked after every insert on the accounted size (block bytes
- * plus {@link HeapBlock#ENTRY_OVERHEAD}). Forbids an eviction that falls behind or under-counts. The LRU runs
+ * plus the larger of {@link HeapBlock#LRU_ENTRY_OVERHEAD} and {@link HeapBlock#TINYLFU_ENTRY_OVERHEAD}). Forbids an eviction that falls behind or under-counts. The LRU runs
  * unstarted, so eviction is inline with the insert; with the evictor thread HBase's hard limit (1.2 x acceptable)
  * bounds it instead, which {@code CombinedStackStressTest} samples under 8 threads.
  */
@@ -41,7 +41,7 @@ class L1MemoryBoundTest {
   void aFillWithRandomSizesStaysWithinCapacityPlusOneMaxBlock(String policy) {
     SplittableRandom random = new SplittableRandom(5);
     byte[] bytes = new byte[MAX_BLOCK];
-    long bound = CAPACITY + MAX_BLOCK + HeapBlock.ENTRY_OVERHEAD;
+    long bound = CAPACITY + MAX_BLOCK + Math.max(HeapBlock.LRU_ENTRY_OVERHEAD, HeapBlock.TINYLFU_ENTRY_OVERHEAD);
     long peak = 0;
     long offered = 0;
     try (BlockCache cache = cache(policy)) {
