@@ -58,7 +58,10 @@ public enum PolicyKind {
   L1_TINYLFU("L1 TinyLFU") {
     @Override
     Policy create(Trace trace, int blocks, CacheSetup setup) {
-      TinyLfuBlockCache cache = new TinyLfuBlockCache(TinyLfuConfig.of(l1Capacity(blocks, setup)));
+      // The expected block size is the blocks' size, as an operator sets it: it sizes Caffeine's frequency sketch.
+      TinyLfuConfig config = TinyLfuConfig.of(l1Capacity(blocks, setup), TinyLfuConfig.DEFAULT_MAX_BLOCK_SIZE,
+          setup.blockSize());
+      TinyLfuBlockCache cache = new TinyLfuBlockCache(config);
       return new BlockCachePolicy(cache, setup.blockSize(), NOTHING);
     }
   },
