@@ -200,6 +200,10 @@ public final class BucketCache implements BlockCache {
     if (parts.index.peek(key) != IndexEntry.ABSENT) {
       return CacheResult.ALREADY_CACHED;
     }
+    CacheResult declined = parts.admission.admit(key, (int) stored);
+    if (declined != null) {
+      return declined;
+    }
     if (inline != null) {
       return inline.write(key, block, options, (int) stored);
     }

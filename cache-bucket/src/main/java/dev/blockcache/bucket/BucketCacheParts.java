@@ -34,6 +34,7 @@ final class BucketCacheParts {
   final StatsRecorder stats = new StatsRecorder();
   final BucketCounters counters = new BucketCounters();
   final SpaceReclaimer reclaimer;
+  final Admission admission;
   final EntrySink evicted = this::evicted;
   final EntrySink removed = this::removed;
   /** Milliseconds; injected so tests step through the IO-error window without sleeping. */
@@ -49,8 +50,9 @@ final class BucketCacheParts {
     this.engine = engine;
     this.allocator = new BucketAllocator(Math.min(config.capacity(), engine.capacity()), config.bucketSizes());
     this.pins = new SlotPins(allocator::free);
-    this.index = new BlockIndex(expectedEntries);
+    this.index = new BlockIndex(expectedEntries, SpaceReclaimer.sketchFor(config, expectedEntries));
     this.reclaimer = new SpaceReclaimer(config, allocator, index, evicted, stats);
+    this.admission = new Admission(config, allocator.maxItemSize(), reclaimer, counters, clockMs);
     this.clockMs = clockMs;
     this.ioErrors = new IoErrorTolerance(config.ioErrorsToleratedMs(), clockMs);
     this.ioWarnings = new RateLimitedLog(LoggerFactory.getLogger(BucketCache.class), WARN_INTERVAL_MS, clockMs);

@@ -59,6 +59,9 @@ final class BucketCacheReader {
         .persistentPath(v.text(BucketCacheConfig.PERSISTENT_PATH))
         .persistIntervalMs(v.integer(BucketCacheConfig.PERSIST_INTERVAL, BucketCacheConfig.DEFAULT_PERSIST_INTERVAL_MS))
         .deviceModel(v.text(BucketCacheConfig.DEVICE_MODEL) == null ? "none" : v.text(BucketCacheConfig.DEVICE_MODEL))
+        .evictionPolicy(v.text(BucketCacheConfig.EVICTION_POLICY) == null ? L2Policy.TINYLFU
+            : L2Policy.parse(BucketCacheConfig.EVICTION_POLICY, v.text(BucketCacheConfig.EVICTION_POLICY)))
+        .maxWriteRate(v.bytes(BucketCacheConfig.MAX_WRITE_RATE) < 0 ? 0 : v.bytes(BucketCacheConfig.MAX_WRITE_RATE))
         .build();
   }
 }

@@ -67,6 +67,13 @@ public final class ConfigKeys {
       new Key(BucketCacheConfig.FILE_DIRECT_IO, "false", "new: file engines open their files with O_DIRECT"),
       new Key(BucketCacheConfig.CHECKSUM_VERIFY, "true",
           "new: verify each block's CRC32C on reads from file engines; a mismatch is a miss and evicts the block"),
+      new Key(BucketCacheConfig.EVICTION_POLICY, "tinylfu",
+          "new: L2 admission and eviction: tinylfu (a block enters a full cache only if used more often than the"
+              + " block it displaces; eviction by frequency within the priorities; the cache stays full) or hbase"
+              + " (HBase's BucketCache: admit all, free down to minfactor when full)"),
+      new Key(BucketCacheConfig.MAX_WRITE_RATE, "0",
+          "new: most bytes per second the L2 writes (header and block; k, m, g suffixes), enforced at admission;"
+              + " 0 = no bound. Refused blocks are counted as not admitted (over the write budget)"),
       new Key(BucketCacheConfig.DEVICE_MODEL, "none",
           "new, for experiments: model a device under file-engine reads: none, hdd, sata-ssd or nvme"));
 

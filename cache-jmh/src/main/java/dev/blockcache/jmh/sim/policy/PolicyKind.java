@@ -5,6 +5,7 @@ import dev.blockcache.bucket.alloc.BucketAllocator;
 import dev.blockcache.bucket.format.BlockHeader;
 import dev.blockcache.buffer.HeapBlock;
 import dev.blockcache.config.BucketCacheConfig;
+import dev.blockcache.config.L2Policy;
 import dev.blockcache.config.LruConfig;
 import dev.blockcache.config.TinyLfuConfig;
 import dev.blockcache.jmh.sim.trace.Trace;
@@ -73,21 +74,34 @@ public enum PolicyKind {
   L2("L2") {
     @Override
     Policy create(Trace trace, int blocks, CacheSetup setup) {
-      int itemSize = l2ItemSize(setup.blockSize());
-      BucketCacheConfig.Builder config = BucketCacheConfig.builder(setup.l2Engine(), (long) l2Slots(blocks) * itemSize)
-          .bucketSizes(itemSize)
-          .writerInline(setup.l2Writes() == L2Writes.INLINE);
-      try {
-        // Not started: no writer thread runs, so DRAINED writes every block on this thread in drainWriters (and
-        // INLINE has no writer thread anyway). A replay is then deterministic.
-        BucketCache cache = BucketCache.create(config.build());
-        Runnable afterInsert = setup.l2Writes() == L2Writes.DRAINED ? cache::drainWriters : NOTHING;
-        return new BlockCachePolicy(cache, setup.blockSize(), afterInsert);
-      } catch (IOException e) {
-        throw new UncheckedIOException("cannot create the L2", e);
-      }
+      return l2(blocks, setup, L2Policy.TINYLFU);
+    }
+  },
+  /** As {@link #L2} with {@code hbase.bucketcache.eviction.policy=hbase}: HBase's BucketCache behaviour. */
+  L2_HBASE("L2 hbase") {
+    @Override
+    Policy create(Trace trace, int blocks, CacheSetup setup) {
+      return l2(blocks, setup, L2Policy.HBASE);
     }
   };
+
+  /** An L2 of {@link #l2Slots} slots of one item size under {@code policy}. */
+  private static Policy l2(int blocks, CacheSetup setup, L2Policy policy) {
+    int itemSize = l2ItemSize(setup.blockSize());
+    BucketCacheConfig.Builder config = BucketCacheConfig.builder(setup.l2Engine(), (long) l2Slots(blocks) * itemSize)
+        .bucketSizes(itemSize)
+        .evictionPolicy(policy)
+        .writerInline(setup.l2Writes() == L2Writes.INLINE);
+    try {
+      // Not started: no writer thread runs, so DRAINED writes every block on this thread in drainWriters (and
+      // INLINE has no writer thread anyway). A replay is then deterministic.
+      BucketCache cache = BucketCache.create(config.build());
+      Runnable afterInsert = setup.l2Writes() == L2Writes.DRAINED ? cache::drainWriters : NOTHING;
+      return new BlockCachePolicy(cache, setup.blockSize(), afterInsert);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create the L2", e);
+    }
+  }
 
   private static final Runnable NOTHING = () -> { };
 
