@@ -61,7 +61,8 @@ final class BucketCacheReader {
         .deviceModel(v.text(BucketCacheConfig.DEVICE_MODEL) == null ? "none" : v.text(BucketCacheConfig.DEVICE_MODEL))
         .evictionPolicy(v.text(BucketCacheConfig.EVICTION_POLICY) == null ? L2Policy.TINYLFU
             : L2Policy.parse(BucketCacheConfig.EVICTION_POLICY, v.text(BucketCacheConfig.EVICTION_POLICY)))
-        .maxWriteRate(v.bytes(BucketCacheConfig.MAX_WRITE_RATE) < 0 ? 0 : v.bytes(BucketCacheConfig.MAX_WRITE_RATE))
+        .maxWriteRate(v.text(BucketCacheConfig.MAX_WRITE_RATE) == null
+            || v.text(BucketCacheConfig.MAX_WRITE_RATE).trim().equals("0") ? 0 : v.bytes(BucketCacheConfig.MAX_WRITE_RATE))
         .build();
   }
 }

@@ -35,8 +35,11 @@ package dev.blockcache.bucket.index;
 public final class FrequencySketch {
   /** Counters per cache entry: 4 (2 bytes) — keeps heap per entry small while keeping estimates useful. */
   static final int COUNTERS_PER_ENTRY = 4;
-  /** Counted increments per entry of capacity between two halvings: 8, a few cache-fills of history. */
-  static final int SAMPLE_PER_ENTRY = 8;
+  /**
+   * Counted increments per entry of capacity between two halvings: 4, about two cache-fills of history (longer
+   * histories scored lower in the simulator: they keep blocks that were popular long ago).
+   */
+  static final int SAMPLE_PER_ENTRY = 4;
   /** Fewest entries the sketch is sized for: 64 (32 words). */
   static final int MIN_ENTRIES = 64;
   /** Largest counter value. */
