@@ -83,7 +83,13 @@ import java.util.concurrent.atomic.LongAdder;
  * entry loses its bit; an unreferenced one is removed. A sweep stops when enough bytes are freed, after a full
  * revolution that saw no entry of the priority, or after two revolutions (the first may only clear bits).
  * SINGLE entries are never referenced (a hit promotes them), so SINGLE entries go in hand order (slot
- * order, not insertion order: a fingerprint table keeps no insertion order).
+ * order, not insertion order: a fingerprint table keeps no insertion order). That is {@link #evict}, the hbase
+ * policy's sweep.
+ *
+ * <p><b>Frequency (tinylfu policy).</b> An index built with a {@link FrequencySketch} counts every {@link #get} in it
+ * (keyed by the fingerprint, so the sketch needs nothing else per entry) and {@link #chooseVictim} orders eviction
+ * within a priority by recency and frequency: the hand still passes over referenced entries (clearing their bit),
+ * and of the next few unreferenced ones the least frequent is chosen, so hash order only breaks ties.
  *
  * <p>Thread-safety: safe for concurrent use by any number of threads.
  */
