@@ -27,7 +27,8 @@ package dev.blockcache.bucket.index;
  * the read path); growing starts from empty counts, as the keys cannot be rehashed. The table is never shrunk.
  *
  * <p>Thread-safety: safe for concurrent use without locks, by design approximate: {@link #increment} is a plain
- * read-modify-write of one word and of the sample counter, so two racing increments may lose one (an estimate off by
+ * read-modify-write of one word (and, for one key in {@value #SAMPLE_RATE}, of the aging counter), so two racing
+ * increments may lose one (an estimate off by
  * one, never a broken word: a Java {@code long} array element is written whole on 64-bit JVMs and
  * {@link #ensureCapacity} publishes a new table through a volatile field). Hot keys whose counters are saturated
  * write nothing, so hits on them share no written cache line.
@@ -40,6 +41,8 @@ public final class FrequencySketch {
    * histories scored lower in the simulator: they keep blocks that were popular long ago).
    */
   static final int SAMPLE_PER_ENTRY = 4;
+  /** One counted increment in this many moves the aging counter (a power of two): 16 keeps it off most reads. */
+  static final int SAMPLE_RATE = 16;
   /** Fewest entries the sketch is sized for: 64 (32 words). */
   static final int MIN_ENTRIES = 64;
   /** Largest counter value. */
@@ -112,7 +115,10 @@ public final class FrequencySketch {
       }
     }
     t.words[w] = updated;
-    if (++t.additions >= t.sampleSize) {
+    // One counted increment in SAMPLE_RATE, chosen by hash bits the counters do not use: the shared counter is then
+    // written rarely (it is the one word every reader would otherwise write), and the halving comes on average after
+    // the same number of increments.
+    if (((h >>> 8) & (SAMPLE_RATE - 1)) == 0 && ++t.additions >= t.sampleSize / SAMPLE_RATE) {
       halve(t);
     }
   }

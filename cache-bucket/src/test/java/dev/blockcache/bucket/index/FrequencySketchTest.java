@@ -24,10 +24,10 @@ class FrequencySketchTest {
     for (int i = 0; i < 10; i++) {
       sketch.increment(KEY);
     }
-    // Counted increments of other keys until the sample is full: the next one halves everything.
+    // Counted increments of other keys until the aging counter fills: then everything is halved.
     long sample = sketch.capacity() * FrequencySketch.SAMPLE_PER_ENTRY;
     long other = 1;
-    for (long counted = 10; counted < sample; other++) {
+    for (long counted = 10; counted < 4 * sample; other++) { // sampled aging: on average after `sample`
       int before = sketch.frequency(other * 0x9E37_79B9_7F4A_7C15L);
       sketch.increment(other * 0x9E37_79B9_7F4A_7C15L);
       if (sketch.frequency(other * 0x9E37_79B9_7F4A_7C15L) != before) {
