@@ -23,6 +23,12 @@ final class AdmissionClimber {
   static final int REQUESTS_PER_ENTRY = 2;
   /** Fewest requests per period, so that a tiny cache does not judge on noise. */
   static final int MIN_PERIOD = 512;
+  /**
+   * Most requests per period: 4,096, so that a large cache still takes a step every few thousand requests and can
+   * cross the whole bias range while a workload lasts (in the simulator, longer periods left large caches stuck
+   * near their starting bias on traces where recency decides).
+   */
+  static final int MAX_PERIOD = 4096;
 
   /** Calls between two looks at the request counters: 32 keeps the snapshot off most admissions. */
   static final int CHECK_EVERY = 32;
@@ -65,6 +71,6 @@ final class AdmissionClimber {
 
   /** Requests per period for a cache of {@code entries} blocks. */
   static long periodRequests(long entries) {
-    return Math.max(MIN_PERIOD, REQUESTS_PER_ENTRY * entries);
+    return Math.max(MIN_PERIOD, Math.min(MAX_PERIOD, REQUESTS_PER_ENTRY * entries));
   }
 }
