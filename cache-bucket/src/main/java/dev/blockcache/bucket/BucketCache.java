@@ -91,6 +91,8 @@ public final class BucketCache implements BlockCache {
   private final StatsRecorder stats = new StatsRecorder();
   private final BucketCounters counters = new BucketCounters();
   private final SlotRelease release;
+  /** Whether a block not yet cached may enter (the eviction policy's admission and the write budget). */
+  private final Admission admission;
   private final IoErrorTolerance ioErrors;
   private final SlotFaults faults;
   private final WriterPipeline pipeline;
@@ -193,9 +195,11 @@ public final class BucketCache implements BlockCache {
     this.allocator = new BucketAllocator(Math.min(config.capacity(), engine.capacity()), config.bucketSizes());
     this.pins = new SlotPins(allocator::free);
     this.slots = new SlotGuard(engine, pins);
-    this.index = new BlockIndex(expectedIndexEntries(engine.capacity()));
+    this.index = new BlockIndex(expectedIndexEntries(engine.capacity()),
+        SpaceReclaimer.sketchFor(config, expectedIndexEntries(engine.capacity())));
     this.release = new SlotRelease(stats, counters, slots);
     SpaceReclaimer reclaimer = new SpaceReclaimer(config, allocator, index, release.evicted, stats);
+    this.admission = new Admission(config, allocator.maxItemSize(), reclaimer, counters, clockMs);
     this.ioErrors = new IoErrorTolerance(config.ioErrorsToleratedMs(), clockMs);
     this.faults = new SlotFaults(engine.spec(), counters, ioErrors,
         new RateLimitedLog(LoggerFactory.getLogger(BucketCache.class), WARN_INTERVAL_MS, clockMs));
@@ -354,6 +358,10 @@ public final class BucketCache implements BlockCache {
     }
     if (index.get(key) != IndexEntry.ABSENT) {
       return CacheResult.ALREADY_CACHED;
+    }
+    CacheResult declined = admission.admit(key, storedLength(key, block));
+    if (declined != null) {
+      return declined; // the policy's decision: counted by the admission, not as a failed insertion
     }
     return null;
   }

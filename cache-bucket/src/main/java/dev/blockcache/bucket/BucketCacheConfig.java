@@ -38,6 +38,16 @@ public final class BucketCacheConfig {
    * {@link dev.blockcache.bucket.engine.IoEngine#isMemory() memory} refuses it.
    */
   public static final String WRITER_INLINE = "hbase.bucketcache.writer.inline";
+  /**
+   * New key: the L2 admission and eviction policy, {@code tinylfu} (the default: frequency-aware admission, a full
+   * cache) or {@code hbase} (HBase's BucketCache behaviour, to compare); see {@link L2Policy}.
+   */
+  public static final String EVICTION_POLICY = "hbase.bucketcache.eviction.policy";
+  /**
+   * New key: the most bytes per second the L2 writes (slot header and block), enforced at admission; 0 (the
+   * default) sets no bound. A block refused for it counts as not admitted, with that reason.
+   */
+  public static final String MAX_WRITE_RATE = "hbase.bucketcache.admission.max.write.rate";
   /** New key: open {@code file:}/{@code files:} engines with O_DIRECT (4096-byte aligned IO, no page cache). */
   public static final String FILE_DIRECT_IO = "hbase.bucketcache.file.directio";
   /** New key: verify each block's CRC32C when it is read from a file engine (memory engines never check it). */
@@ -96,6 +106,8 @@ public final class BucketCacheConfig {
   private final long ioErrorsToleratedMs;
   private final String persistentPath;
   private final long persistIntervalMs;
+  private final L2Policy evictionPolicy;
+  private final long maxWriteRate;
 
   private BucketCacheConfig(Builder b) {
     if (b.ioEngine == null || b.ioEngine.isBlank()) {
@@ -142,6 +154,11 @@ public final class BucketCacheConfig {
     }
     this.persistentPath = b.persistentPath == null ? null : b.persistentPath.trim();
     this.persistIntervalMs = Checks.between(PERSIST_INTERVAL, b.persistIntervalMs, 1, MAX_PERSIST_INTERVAL_MS);
+    if (b.evictionPolicy == null) {
+      throw new ConfigException(EVICTION_POLICY, null, "tinylfu or hbase");
+    }
+    this.evictionPolicy = b.evictionPolicy;
+    this.maxWriteRate = Checks.between(MAX_WRITE_RATE, b.maxWriteRate, 0, Long.MAX_VALUE);
   }
 
   private static int[] checkBucketSizes(int[] sizes) {
@@ -180,7 +197,9 @@ public final class BucketCacheConfig {
         .checksumVerify(checksumVerify)
         .ioErrorsToleratedMs(ioErrorsToleratedMs)
         .persistentPath(persistentPath)
-        .persistIntervalMs(persistIntervalMs);
+        .persistIntervalMs(persistIntervalMs)
+        .evictionPolicy(evictionPolicy)
+        .maxWriteRate(maxWriteRate);
   }
 
   public String ioEngine() {
@@ -274,6 +293,16 @@ public final class BucketCacheConfig {
     return persistentPath;
   }
 
+  /** The admission and eviction policy ({@value #EVICTION_POLICY}). */
+  public L2Policy evictionPolicy() {
+    return evictionPolicy;
+  }
+
+  /** The most bytes per second the L2 writes ({@value #MAX_WRITE_RATE}); 0 when unbounded. */
+  public long maxWriteRate() {
+    return maxWriteRate;
+  }
+
   public long persistIntervalMs() {
     return persistIntervalMs;
   }
@@ -303,6 +332,8 @@ public final class BucketCacheConfig {
     private long ioErrorsToleratedMs = DEFAULT_IO_ERRORS_TOLERATED_DURATION_MS;
     private String persistentPath;
     private long persistIntervalMs = DEFAULT_PERSIST_INTERVAL_MS;
+    private L2Policy evictionPolicy = L2Policy.TINYLFU;
+    private long maxWriteRate;
 
     private Builder(String ioEngine, long capacity) {
       this.ioEngine = ioEngine;
@@ -395,6 +426,17 @@ public final class BucketCacheConfig {
 
     public Builder persistIntervalMs(long value) {
       this.persistIntervalMs = value;
+      return this;
+    }
+
+    public Builder evictionPolicy(L2Policy value) {
+      this.evictionPolicy = value;
+      return this;
+    }
+
+    /** Bytes per second; 0 sets no bound. */
+    public Builder maxWriteRate(long bytesPerSecond) {
+      this.maxWriteRate = bytesPerSecond;
       return this;
     }
 

@@ -27,6 +27,8 @@ public final class BucketCacheMetrics {
   private final long checksumMismatches;
   private final boolean disabled;
   private final long droppedWhileDisabled;
+  private final long notAdmitted;
+  private final long overWriteBudget;
 
   BucketCacheMetrics(AllocatorStats allocator, long entries, long indexHeapBytes, int queued, int queueCapacity,
       BucketCounters counters, int pinnedSlots, EngineStats engine, IoErrorTolerance ioErrorTolerance) {
@@ -45,6 +47,21 @@ public final class BucketCacheMetrics {
     this.checksumMismatches = counters.checksumMismatches();
     this.disabled = ioErrorTolerance.disabled();
     this.droppedWhileDisabled = ioErrorTolerance.droppedPuts();
+    this.notAdmitted = counters.notAdmittedCount(CacheResult.NOT_ADMITTED);
+    this.overWriteBudget = counters.notAdmittedCount(CacheResult.OVER_WRITE_BUDGET);
+  }
+
+  /**
+   * Blocks the admission policy declined ({@link CacheResult#NOT_ADMITTED}): the cache was full and each was
+   * estimated to be used less often than the block it would have displaced. Not failed insertions.
+   */
+  public long notAdmittedCount() {
+    return notAdmitted;
+  }
+
+  /** Blocks declined because writing them would have exceeded the write budget ({@link CacheResult#OVER_WRITE_BUDGET}). */
+  public long overWriteBudgetCount() {
+    return overWriteBudget;
   }
 
   /** Blocks whose CRC32C did not match on read from a file engine; each was evicted and served as a miss. */

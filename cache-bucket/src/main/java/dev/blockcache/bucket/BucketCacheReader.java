@@ -66,6 +66,10 @@ public final class BucketCacheReader {
             BucketCacheConfig.DEFAULT_IO_ERRORS_TOLERATED_DURATION_MS))
         .persistentPath(v.text(BucketCacheConfig.PERSISTENT_PATH))
         .persistIntervalMs(v.integer(BucketCacheConfig.PERSIST_INTERVAL, BucketCacheConfig.DEFAULT_PERSIST_INTERVAL_MS))
+        .evictionPolicy(v.text(BucketCacheConfig.EVICTION_POLICY) == null ? L2Policy.TINYLFU
+            : L2Policy.parse(BucketCacheConfig.EVICTION_POLICY, v.text(BucketCacheConfig.EVICTION_POLICY)))
+        .maxWriteRate(v.text(BucketCacheConfig.MAX_WRITE_RATE) == null
+            || v.text(BucketCacheConfig.MAX_WRITE_RATE).trim().equals("0") ? 0 : v.bytes(BucketCacheConfig.MAX_WRITE_RATE))
         .build();
   }
 }

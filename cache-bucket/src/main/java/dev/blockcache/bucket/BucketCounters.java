@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.LongAdder;
 final class BucketCounters {
   private final LongAdder[] blocks = adders(BlockCategory.COUNT);
   private final LongAdder[] failures = adders(CacheResult.values().length);
+  private final LongAdder[] notAdmitted = adders(CacheResult.values().length);
   private final LongAdder headerMismatches = new LongAdder();
   private final LongAdder ioErrors = new LongAdder();
   private final LongAdder checksumMismatches = new LongAdder();
@@ -47,6 +48,15 @@ final class BucketCounters {
 
   long failures(CacheResult reason) {
     return failures[reason.ordinal()].sum();
+  }
+
+  /** A block the admission declined, for {@code reason} ({@link CacheResult#isNotAdmitted()}). */
+  void notAdmitted(CacheResult reason) {
+    notAdmitted[reason.ordinal()].increment();
+  }
+
+  long notAdmittedCount(CacheResult reason) {
+    return notAdmitted[reason.ordinal()].sum();
   }
 
   void headerMismatch() {

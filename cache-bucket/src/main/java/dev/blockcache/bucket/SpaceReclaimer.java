@@ -1,23 +1,38 @@
 package dev.blockcache.bucket;
 
+import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.CachePriority;
 import dev.blockcache.bucket.alloc.BucketAllocator;
 import dev.blockcache.bucket.index.BlockIndex;
 import dev.blockcache.bucket.index.EntrySink;
+import dev.blockcache.bucket.index.FrequencySketch;
 import dev.blockcache.bucket.index.IndexEntry;
 import dev.blockcache.policy.PriorityEvictionPlanner;
 import dev.blockcache.stats.StatsRecorder;
 import java.util.function.LongPredicate;
 
 /**
- * Frees L2 space when a writer cannot allocate a slot, with HBase BucketCache's factors.
+ * Frees L2 space when a writer cannot allocate a slot, and (under the default policy) decides which blocks enter a
+ * full cache. {@code hbase.bucketcache.eviction.policy} picks how:
  *
- * <h2>Policy</h2>
+ * <h2>tinylfu (the default)</h2>
+ * Admission and eviction by {@link FrequencyEviction}: {@link #admit} lets a block into a full size class only if it
+ * is estimated to be used more often than the block it displaces, and evicts that one block; an allocation that
+ * still finds no item (blocks admitted while others were queued, slots pinned by readers) evicts one chosen block at
+ * a time, up to {@value #MAX_VICTIMS_PER_ALLOCATION}, then falls back to the bucket pass below. The cache thus stays
+ * full: eviction takes one block per block written, never a share of the cache at once. The acceptfactor, minfactor
+ * and extrafreefactor do not apply.
+ *
+ * <h2>hbase</h2>
+ * HBase BucketCache's passes and factors:
  * <ol>
  *   <li><b>Global pass</b>, when allocated item bytes exceed {@code acceptFactor × capacity}: free down to
  *       {@code minFactor × capacity}, plus {@code extraFreeFactor} of that amount so that passes are not back to back.
  *       The bytes are split between single, multi and memory blocks by {@link PriorityEvictionPlanner} with targets
- *       {@code factor × minFactor × capacity}, and each priority gives its share through the index's CLOCK sweep.</li>
+ *       {@code factor × minFactor × capacity}, and each priority gives its share through the index's CLOCK sweep.
+ *       The allocator counts item bytes and the index stored bytes (header and block, less than the item); the plan
+ *       is made in stored bytes, the allocator's figures scaled by the cache's stored-to-item ratio, so that the
+ *       priorities' sizes and targets are compared in one unit.</li>
  *   <li><b>Size-class pass</b>, when the block's size class is still starved (the cache may be below the accept
  *       factor while one class has no free item and no empty bucket is left): evict blocks of that class only —
  *       single first, then multi, then memory — at least one item and {@code extraFreeFactor} of the class's items.</li>
@@ -30,8 +45,10 @@ import java.util.function.LongPredicate;
  * slots go to the sink, which frees them once no reader holds them, so a pinned slot comes back later than the pass;
  * a block that still finds no slot is dropped and counted ({@code NO_SPACE}).
  *
- * <p>Thread-safety: {@link #reclaimFor} is serialised; concurrent writers wait for the running pass and then retry
- * their allocation, which usually succeeds without a pass of their own.
+ * <p>Thread-safety: {@link #allocateReclaiming} and the full-cache part of {@link #admit} are serialised on this
+ * object; concurrent writers wait for the running pass and then retry their allocation, which usually succeeds
+ * without a pass of their own. {@link #admit} takes no lock while the block's size class has a free item. Lock
+ * order: this object, then a CLOCK hand, then one index segment; the allocator's lock is a leaf.
  */
 final class SpaceReclaimer {
   private final BucketCacheConfig config;
@@ -39,6 +56,17 @@ final class SpaceReclaimer {
   private final BlockIndex index;
   private final EntrySink evicted;
   private final StatsRecorder stats;
+  /** The tinylfu policy's decisions, or null under the hbase policy. */
+  private final FrequencyEviction frequency;
+  /** The tinylfu policy's admission bias, or null under hbase. */
+  private final AdmissionClimber climber;
+  /** Admissions since the sketch's size was last checked; racy on purpose (a check more or less is harmless). */
+  private int sinceSketchCheck;
+
+  /** Most blocks one allocation evicts under tinylfu before it falls back to the bucket pass. */
+  static final int MAX_VICTIMS_PER_ALLOCATION = 8;
+  /** Admissions between two checks that the sketch is sized for the entries cached: 1,024 keeps the check rare. */
+  static final int SKETCH_CHECK_INTERVAL = 1024;
 
   SpaceReclaimer(BucketCacheConfig config, BucketAllocator allocator, BlockIndex index, EntrySink evicted,
       StatsRecorder stats) {
@@ -47,6 +75,48 @@ final class SpaceReclaimer {
     this.allocator = allocator;
     this.index = index;
     this.evicted = evicted;
+    boolean tinyLfu = config.evictionPolicy() == L2Policy.TINYLFU;
+    if (tinyLfu && index.sketch() == null) {
+      throw new IllegalArgumentException("the tinylfu policy needs an index built with a frequency sketch");
+    }
+    this.frequency = tinyLfu ? new FrequencyEviction(config, allocator, index, evicted) : null;
+    this.climber = tinyLfu ? new AdmissionClimber(stats) : null;
+  }
+
+  /** The sketch an index for {@code config} counts accesses in: one under tinylfu, null under hbase. */
+  static FrequencySketch sketchFor(BucketCacheConfig config, int expectedEntries) {
+    return config.evictionPolicy() == L2Policy.TINYLFU ? new FrequencySketch(expectedEntries) : null;
+  }
+
+  /**
+   * Whether a block of {@code stored} bytes under {@code key} may enter the cache (tinylfu; always under hbase). A
+   * size class with a free item admits it; a full one admits it only if it is estimated to be used more often than
+   * the block it would displace, which is then evicted. Off the lock while there is room.
+   */
+  boolean admit(BlockKey key, int stored) {
+    if (frequency == null) {
+      return true;
+    }
+    if (++sinceSketchCheck >= SKETCH_CHECK_INTERVAL) {
+      sinceSketchCheck = 0;
+      growSketch();
+    }
+    if (allocator.hasRoomFor(stored)) {
+      return true;
+    }
+    return admitFull(index.frequency(key), stored);
+  }
+
+  private synchronized void growSketch() {
+    index.sketch().ensureCapacity(index.size());
+  }
+
+  private synchronized boolean admitFull(int keyFrequency, int stored) {
+    if (allocator.hasRoomFor(stored)) {
+      return true;
+    }
+    stats.evictionRun();
+    return frequency.admit(keyFrequency, stored, climber.bias(index.size()));
   }
 
   /**
@@ -60,6 +130,9 @@ final class SpaceReclaimer {
       return offset;
     }
     stats.evictionRun();
+    if (frequency != null) {
+      return allocateAfterVictims(length);
+    }
     long capacity = allocator.capacity();
     long used = allocator.stats().usedItemBytes();
     if (used > (long) (config.acceptFactor() * capacity)) {
@@ -73,6 +146,18 @@ final class SpaceReclaimer {
     if (evictSizeClass(length) == 0) {
       emptyCheapestBucket(allocator.sizeClassOf(length));
     }
+    return allocator.allocate(length);
+  }
+
+  /** tinylfu: evicts chosen blocks of the class one at a time until an item is free, then the bucket pass. */
+  private long allocateAfterVictims(int length) {
+    for (int i = 0; i < MAX_VICTIMS_PER_ALLOCATION && frequency.evictOne(length); i++) {
+      long offset = allocator.allocate(length);
+      if (offset >= 0) {
+        return offset;
+      }
+    }
+    emptyCheapestBucket(allocator.sizeClassOf(length));
     return allocator.allocate(length);
   }
 
@@ -104,15 +189,26 @@ final class SpaceReclaimer {
     return evicted;
   }
 
+  /**
+   * The global pass. {@code bytesToFree} and {@code minSize} are allocator item bytes; the index's per-priority
+   * sizes and its sweeps are stored bytes, so both are scaled by stored / item bytes before the plan is made.
+   */
   private long evictPlanned(long bytesToFree, long minSize) {
     long[] sizes = new long[CachePriority.COUNT];
     long[] targets = new long[CachePriority.COUNT];
     float[] factors = {config.singleFactor(), config.multiFactor(), config.memoryFactor()};
+    long storedTotal = 0;
     for (CachePriority p : CachePriority.values()) {
       sizes[p.ordinal()] = index.bytes(p);
-      targets[p.ordinal()] = (long) (factors[p.ordinal()] * minSize);
+      storedTotal += sizes[p.ordinal()];
     }
-    long[] plan = PriorityEvictionPlanner.plan(bytesToFree, sizes, targets, config.memoryFactor() >= 1f);
+    long usedItemBytes = allocator.stats().usedItemBytes();
+    double storedPerItemByte = usedItemBytes == 0 ? 1 : Math.min(1.0, (double) storedTotal / usedItemBytes);
+    for (CachePriority p : CachePriority.values()) {
+      targets[p.ordinal()] = (long) (factors[p.ordinal()] * minSize * storedPerItemByte);
+    }
+    long[] plan = PriorityEvictionPlanner.plan((long) (bytesToFree * storedPerItemByte), sizes, targets,
+        config.memoryFactor() >= 1f);
     long freed = 0;
     for (CachePriority p : CachePriority.values()) {
       if (plan[p.ordinal()] > 0) {

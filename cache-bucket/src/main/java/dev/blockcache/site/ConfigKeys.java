@@ -38,7 +38,11 @@ public final class ConfigKeys {
       new Key(LruConfig.IN_MEMORY_FORCE_MODE, "false", "LRU: in-memory blocks may evict every single and multi block"),
       new Key(LruConfig.MAX_BLOCK_SIZE, "16777216", "LRU: larger blocks are not cached (bytes)"),
       new Key(TinyLfuConfig.MAX_BLOCK_SIZE, "16777216", "TinyLFU: larger blocks are not cached (bytes)"),
-      new Key(LruConfig.MIN_BLOCK_SIZE, "65536", "expected block size in bytes, used to presize the L1 maps"),
+      new Key(LruConfig.MIN_BLOCK_SIZE, "65536", "expected block size in bytes: presizes the LRU L1's map. In the"
+          + " TinyLFU L1 it also changes eviction: Caffeine is presized for capacity / (this + 256) blocks and sizes"
+          + " its frequency sketch for that many entries (grown to the entries present when the cache first reaches"
+          + " half its capacity, if more), and ages the sketch every 10 x that many accesses. Set it to the typical L1"
+          + " block size; then the L1 admits and evicts as plain Caffeine of that many blocks does"),
       new Key(BucketCacheConfig.IOENGINE, "unset",
           "L2 engine: heap, offheap, file:/path, files:/p1,/p2 or mmap:/path; unset means no L2"),
       new Key(BucketCacheConfig.SIZE, "unset", "L2 capacity in MB (a float) in [1, 4194304] (4 TiB, what the index"
@@ -50,9 +54,9 @@ public final class ConfigKeys {
       new Key(BucketCacheConfig.WRITER_QUEUE_LENGTH, "64", "capacity of each L2 writer queue"),
       new Key(BucketCacheConfig.QUEUE_ADDITION_WAIT_TIME, "0",
           "ms a cacheBlock waits for room in a full writer queue before it counts a failed insertion"),
-      new Key(BucketCacheConfig.ACCEPT_FACTOR, "0.95", "L2: eviction starts above this fraction of capacity"),
-      new Key(BucketCacheConfig.MIN_FACTOR, "0.85", "L2: eviction frees down to this fraction"),
-      new Key(BucketCacheConfig.EXTRA_FREE_FACTOR, "0.10", "L2: extra fraction freed beyond the minimum"),
+      new Key(BucketCacheConfig.ACCEPT_FACTOR, "0.95", "L2, hbase policy only: eviction starts above this fraction of capacity"),
+      new Key(BucketCacheConfig.MIN_FACTOR, "0.85", "L2, hbase policy only: eviction frees down to this fraction"),
+      new Key(BucketCacheConfig.EXTRA_FREE_FACTOR, "0.10", "L2, hbase policy only: extra fraction freed beyond the minimum"),
       new Key(BucketCacheConfig.SINGLE_FACTOR, "0.25", "L2: share of single-access blocks; the three sum to 1"),
       new Key(BucketCacheConfig.MULTI_FACTOR, "0.50", "L2: share of multi-access blocks"),
       new Key(BucketCacheConfig.MEMORY_FACTOR, "0.25", "L2: share of in-memory blocks"),
@@ -72,7 +76,14 @@ public final class ConfigKeys {
               + "queues"),
       new Key(BucketCacheConfig.FILE_DIRECT_IO, "false", "new: file engines open their files with O_DIRECT"),
       new Key(BucketCacheConfig.CHECKSUM_VERIFY, "true",
-          "new: verify each block's CRC32C on reads from file engines; a mismatch is a miss and evicts the block"));
+          "new: verify each block's CRC32C on reads from file engines; a mismatch is a miss and evicts the block"),
+      new Key(BucketCacheConfig.EVICTION_POLICY, "tinylfu",
+          "new: L2 admission and eviction: tinylfu (a block enters a full cache only if used more often than the"
+              + " block it displaces; eviction by frequency within the priorities; the cache stays full) or hbase"
+              + " (HBase's BucketCache: admit all, free down to minfactor when full)"),
+      new Key(BucketCacheConfig.MAX_WRITE_RATE, "0",
+          "new: most bytes per second the L2 writes (header and block; k, m, g suffixes), enforced at admission;"
+              + " 0 = no bound. Refused blocks are counted as not admitted (over the write budget)"));
 
   /** HBase keys that are the storage engine's caching policy, not the cache's: reported, never applied here. */
   public static final List<String> STORAGE_ENGINE_KEYS = List.of(

@@ -106,6 +106,8 @@ public final class BlockCacheFactory {
       counts.put("l2IoErrorCount", () -> bucket.metrics().ioErrorCount());
       counts.put("l2ChecksumFailureCount", () -> bucket.metrics().checksumMismatchCount());
       counts.put("l2DisabledByIoErrors", () -> bucket.metrics().disabledByIoErrors() ? 1 : 0);
+      counts.put("l2NotAdmittedCount", () -> bucket.metrics().notAdmittedCount());
+      counts.put("l2OverWriteBudgetCount", () -> bucket.metrics().overWriteBudgetCount());
     }
     return new BlockCacheMetricsBean(cache, counts, ratios);
   }

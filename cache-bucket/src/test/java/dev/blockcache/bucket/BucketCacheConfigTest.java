@@ -80,7 +80,8 @@ class BucketCacheConfigTest {
     BucketCacheConfig c = BucketCacheConfig.builder("file:/c", 64 * MB).bucketSizes(1280, 8192).writerThreads(5)
         .writerQueueLength(7).queueAdditionWaitTimeMs(9).acceptFactor(0.9f).minFactor(0.8f).extraFreeFactor(0.2f)
         .priorityFactors(0.5f, 0.25f, 0.25f).copyOnRead(true).fileDirectIo(true).checksumVerify(false)
-        .ioErrorsToleratedMs(11).persistentPath("/p").persistIntervalMs(13).build();
+        .ioErrorsToleratedMs(11).persistentPath("/p").persistIntervalMs(13).evictionPolicy(L2Policy.HBASE)
+        .maxWriteRate(17).build();
     BucketCacheConfig copy = c.toBuilder().build();
     assertEquals(describe(c), describe(copy));
     assertEquals(32 * MB, c.toBuilder().capacity(32 * MB).build().capacity());
@@ -92,7 +93,8 @@ class BucketCacheConfigTest {
         "" + c.writerThreads(), "" + c.writerQueueLength(), "" + c.queueAdditionWaitTimeMs(), "" + c.acceptFactor(),
         "" + c.minFactor(), "" + c.extraFreeFactor(), "" + c.singleFactor(), "" + c.multiFactor(),
         "" + c.memoryFactor(), "" + c.copyOnRead(), "" + c.writerInline(), "" + c.fileDirectIo(),
-        "" + c.checksumVerify(), "" + c.ioErrorsToleratedMs(), c.persistentPath(), "" + c.persistIntervalMs());
+        "" + c.checksumVerify(), "" + c.ioErrorsToleratedMs(), c.persistentPath(), "" + c.persistIntervalMs(),
+        "" + c.evictionPolicy(), "" + c.maxWriteRate());
   }
 
   @Test

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.blockcache.bucket.BucketCacheConfig;
+import dev.blockcache.bucket.L2Policy;
 import dev.blockcache.config.ConfigException;
 import dev.blockcache.config.L1Policy;
 import dev.blockcache.config.LruConfig;
@@ -70,7 +71,9 @@ class SiteConfigReaderTest {
         + property("hbase.bucketcache.queue.addition.waittime", "100")
         + property("hbase.bucketcache.read.copy", "TRUE")
         + property("hbase.bucketcache.persistent.path", "/data/l2.index")
-        + property("hbase.bucketcache.persist.intervalinmillis", "5000"));
+        + property("hbase.bucketcache.persist.intervalinmillis", "5000")
+        + property("hbase.bucketcache.eviction.policy", " HBase ")
+        + property("hbase.bucketcache.admission.max.write.rate", "64m"));
     SiteConfig site = SiteConfigReader.read(file, HEAP);
     LruConfig lru = site.lru().orElseThrow();
     assertEquals((long) (HEAP * (double) 0.2f), lru.capacity());
@@ -86,6 +89,8 @@ class SiteConfigReaderTest {
     assertTrue(l2.checksumVerify());
     assertEquals("/data/l2.index", l2.persistentPath());
     assertEquals(5000, l2.persistIntervalMs());
+    assertEquals(L2Policy.HBASE, l2.evictionPolicy());
+    assertEquals(64L << 20, l2.maxWriteRate());
     assertEquals(List.of(), site.reportedKeys());
   }
 
@@ -174,6 +179,9 @@ class SiteConfigReaderTest {
       "hbase.bucketcache.read.copy | 1",
       "hbase.bucketcache.file.directio | on",
       "hbase.bucketcache.checksum.verify | no",
+      "hbase.bucketcache.eviction.policy | lru",
+      "hbase.bucketcache.admission.max.write.rate | fast",
+      "hbase.bucketcache.admission.max.write.rate | -5",
   })
   void aBadValueIsAnErrorNamingTheKeyAndTheValue(String key, String value) {
     Configuration conf = conf(Map.of("hbase.bucketcache.ioengine", "offheap", "hbase.bucketcache.size", "64",

@@ -1,8 +1,9 @@
 package dev.blockcache.api;
 
 /**
- * What {@link BlockCache#cacheBlock} did with a block. Every outcome but {@link #CACHED} and
- * {@link #ALREADY_CACHED} is counted as a failed insertion ({@code blockCacheFailedInsertionCount}).
+ * What {@link BlockCache#cacheBlock} did with a block. Every outcome but {@link #CACHED}, {@link #ALREADY_CACHED}
+ * and the two admission decisions ({@link #NOT_ADMITTED}, {@link #OVER_WRITE_BUDGET}) is counted as a failed
+ * insertion ({@code blockCacheFailedInsertionCount}): a block the policy declines is a decision, not a failure.
  *
  * <p>Thread-safety: immutable.
  */
@@ -23,15 +24,27 @@ public enum CacheResult {
   /** No free slot could be allocated for the block, even after evicting. */
   NO_SPACE,
   /** The cache is disabled (after sustained IO errors) or closed. */
-  DISABLED;
+  DISABLED,
+  /**
+   * The admission policy declined the block: the cache is full and the block is estimated to be used less often
+   * than the block it would displace (an L2 under {@code hbase.bucketcache.eviction.policy=tinylfu}).
+   */
+  NOT_ADMITTED,
+  /** Writing the block would exceed the L2's write budget ({@code hbase.bucketcache.admission.max.write.rate}). */
+  OVER_WRITE_BUDGET;
 
   /** Whether a block with the key is cached after the call. */
   public boolean isCached() {
     return this == CACHED || this == ALREADY_CACHED;
   }
 
-  /** Whether the call counts as a failed insertion. */
+  /** Whether the call counts as a failed insertion: not cached, and not declined by an admission policy. */
   public boolean isFailure() {
-    return !isCached();
+    return !isCached() && !isNotAdmitted();
+  }
+
+  /** Whether an admission policy declined the block ({@link #NOT_ADMITTED}, {@link #OVER_WRITE_BUDGET}). */
+  public boolean isNotAdmitted() {
+    return this == NOT_ADMITTED || this == OVER_WRITE_BUDGET;
   }
 }

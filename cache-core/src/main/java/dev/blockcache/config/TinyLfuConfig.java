@@ -59,7 +59,13 @@ public final class TinyLfuConfig {
     return maxBlockSize;
   }
 
-  /** The expected block size, used to presize the cache. */
+  /**
+   * The expected block size ({@code hbase.blockcache.minblocksize}). It changes eviction, not only presizing: the
+   * cache presizes Caffeine for {@code capacity / (minBlockSize + HeapBlock.ENTRY_OVERHEAD)} blocks, and Caffeine
+   * sizes its frequency sketch for that many entries (grown to the entries present when the cache first reaches half
+   * its capacity, if more), and halves the sketch's counters every 10 × that many accesses. Set it to the typical
+   * block size and the cache decides as plain Caffeine of that many blocks does.
+   */
   public long minBlockSize() {
     return minBlockSize;
   }

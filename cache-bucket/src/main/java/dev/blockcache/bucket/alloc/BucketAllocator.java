@@ -268,6 +268,22 @@ public final class BucketAllocator {
     }
   }
 
+  /**
+   * Whether {@link #allocate} of {@code length} bytes would succeed now: its class has a free item or a bucket is
+   * unassigned. A snapshot: concurrent allocations and frees may change the answer before the caller acts on it.
+   *
+   * @throws IllegalArgumentException if {@code length <= 0} or {@code length > maxItemSize()}
+   */
+  public boolean hasRoomFor(int length) {
+    int c = sizeClassOf(length);
+    if (length <= 0 || c < 0) {
+      throw new IllegalArgumentException("length " + length + " is not in [1, " + maxItemSize() + "]");
+    }
+    synchronized (lock) {
+      return head[c] != NONE || head[itemSizes.length] != NONE;
+    }
+  }
+
   /** Counts an item of bucket {@code b} (class {@code c}) whose free bit was just cleared. */
   private void takenLocked(int b, int c, int length) {
     used[b]++;

@@ -83,7 +83,13 @@ import java.util.concurrent.atomic.LongAdder;
  * entry loses its bit; an unreferenced one is removed. A sweep stops when enough bytes are freed, after a full
  * revolution that saw no entry of the priority, or after two revolutions (the first may only clear bits).
  * SINGLE entries are never referenced (a hit promotes them), so SINGLE entries go in hand order (slot
- * order, not insertion order: a fingerprint table keeps no insertion order).
+ * order, not insertion order: a fingerprint table keeps no insertion order). That is {@link #evict}, the hbase
+ * policy's sweep.
+ *
+ * <p><b>Frequency (tinylfu policy).</b> An index built with a {@link FrequencySketch} counts every {@link #get} in it
+ * (keyed by the fingerprint, so the sketch needs nothing else per entry) and {@link #chooseVictim} orders eviction
+ * within a priority by recency and frequency: the hand still passes over referenced entries (clearing their bit),
+ * and of the next few unreferenced ones the least frequent is chosen, so hash order only breaks ties.
  *
  * <p>Thread-safety: safe for concurrent use by any number of threads.
  */
@@ -115,6 +121,8 @@ public final class BlockIndex {
   private final LongAdder size = new LongAdder();
   private final LongAdder[] bytes = new LongAdder[CachePriority.COUNT];
   private final ClockHand[] hands = new ClockHand[CachePriority.COUNT];
+  /** Access frequencies for admission and victim choice, or null: the index then counts nothing. */
+  private final FrequencySketch sketch;
 
   /**
    * An empty index laid out for about {@code expectedEntries} entries; it grows past that without limit.
@@ -122,6 +130,17 @@ public final class BlockIndex {
    * @throws IllegalArgumentException if {@code expectedEntries} is negative
    */
   public BlockIndex(int expectedEntries) {
+    this(expectedEntries, null);
+  }
+
+  /**
+   * As {@link #BlockIndex(int)}, counting every {@link #get} in {@code sketch} (null: no counting), which
+   * {@link #frequency} and {@link #chooseVictim} then read.
+   *
+   * @throws IllegalArgumentException if {@code expectedEntries} is negative
+   */
+  public BlockIndex(int expectedEntries, FrequencySketch sketch) {
+    this.sketch = sketch;
     if (expectedEntries < 0) {
       throw new IllegalArgumentException("expectedEntries must be >= 0, was " + expectedEntries);
     }
@@ -168,7 +187,73 @@ public final class BlockIndex {
    * per-priority totals. The returned value carries the priority after promotion.
    */
   public long get(BlockKey key) {
-    return segmentOf(key).lookup(fingerprint(key), Segment.Access.TOUCH);
+    long fp = fingerprint(key);
+    FrequencySketch s = sketch;
+    if (s != null) {
+      s.increment(fp); // a hit or a miss: both are accesses the admission weighs
+    }
+    return segmentOf(key).lookup(fp, Segment.Access.TOUCH);
+  }
+
+  /** The estimated recent accesses of {@code key} ({@link FrequencySketch#frequency}); 0 without a sketch. */
+  public int frequency(BlockKey key) {
+    FrequencySketch s = sketch;
+    return s == null ? 0 : s.frequency(fingerprint(key));
+  }
+
+  /** The sketch {@link #get} counts in, or null. */
+  public FrequencySketch sketch() {
+    return sketch;
+  }
+
+  /**
+   * Chooses, without removing it, the entry of {@code priority} that eviction should take next: from the priority's
+   * CLOCK hand, a referenced entry loses its bit and is passed over (recency: it was read since the hand last came
+   * by), and among the next {@code sample} unreferenced entries that {@code accept} takes the one with the lowest
+   * estimated frequency wins (the first of them on a tie). The hand moves past the entries examined. Stops, like
+   * {@link #evict}, after a revolution that saw no candidate or after two revolutions. Needs a sketch.
+   *
+   * @return whether a victim was found; {@code victim} describes it
+   * @throws IllegalStateException if the index has no sketch
+   */
+  public boolean chooseVictim(CachePriority priority, LongPredicate accept, int sample, Victim victim) {
+    Objects.requireNonNull(accept, "accept");
+    if (sketch == null) {
+      throw new IllegalStateException("victim choice needs a frequency sketch");
+    }
+    victim.reset();
+    ClockHand hand = hands[priority.ordinal()];
+    synchronized (hand) {
+      int n = segments.length;
+      hand.candidates = 0;
+      int offered = 0;
+      for (int visit = 0; visit <= 2 * n && offered < sample; visit++) {
+        offered += segments[hand.segment].sample(hand.segment, priority.ordinal(), sample - offered, accept, sketch,
+            hand, victim);
+        if (hand.slot != 0) {
+          break; // stopped inside the segment: enough offered
+        }
+        hand.segment = (hand.segment + 1) & (n - 1);
+        if (visit == n && hand.candidates == 0) {
+          break;
+        }
+      }
+    }
+    return victim.found();
+  }
+
+  /**
+   * Removes the entry {@link #chooseVictim} chose, if it is still mapped as it was, and passes it to {@code sink}
+   * once the segment lock is released.
+   *
+   * @return whether it was removed (false if something else removed it meanwhile)
+   */
+  public boolean removeVictim(Victim victim, EntrySink sink) {
+    if (!victim.found() || !segments[victim.segment].remove(victim.fingerprint, victim.entry & ~Segment.REF_BIT)) {
+      return false;
+    }
+    sink.removed(victim.entry & ~Segment.REF_BIT);
+    return true;
   }
 
   /** Like {@link #get} without touching access state (reference bit, priority): for revalidation after pinning. */
@@ -305,7 +390,7 @@ public final class BlockIndex {
     for (Segment s : segments) {
       slots += s.capacityForMetrics();
     }
-    return heapBytes(segments.length, slots);
+    return heapBytes(segments.length, slots) + (sketch == null ? 0 : sketch.heapBytes());
   }
 
   /** The heap {@link #heapBytes()} counts for {@code segments} segments holding {@code slots} slots in all. */

@@ -395,6 +395,45 @@ final class Segment {
   }
 
   /**
+   * One step of a victim choice ({@link BlockIndex#chooseVictim}) for priority {@code p}, from slot {@code hand.slot}
+   * to the end of this segment: a referenced entry loses its bit and is passed over (its second chance); an
+   * unreferenced one that {@code accept} takes is offered to {@code victim} with its estimated frequency, until
+   * {@code want} have been offered. Removes nothing. Updates {@code hand.slot} (where the next step resumes, 0 when
+   * the segment is done) and {@code hand.candidates}; returns how many entries were offered.
+   */
+  int sample(int segmentIndex, int p, int want, LongPredicate accept, FrequencySketch sketch, ClockHand hand,
+      Victim victim) {
+    long stamp = lock.writeLock();
+    try {
+      if (countByPriority[p] == 0) {
+        hand.slot = 0;
+        return 0;
+      }
+      long[] t = table;
+      int cap = t.length >>> 1;
+      int offered = 0;
+      int i = Math.min(hand.slot, cap);
+      for (; i < cap && offered < want; i++) {
+        long stored = t[2 * i + 1];
+        long fp = t[2 * i];
+        if (fp != 0 && IndexEntry.priorityOrdinal(stored) == p && accept.test(stored & ~REF_BIT)) {
+          hand.candidates++;
+          if ((stored & REF_BIT) != 0) {
+            t[2 * i + 1] = stored & ~REF_BIT;
+          } else {
+            victim.offer(segmentIndex, fp, stored, sketch.frequency(fp));
+            offered++;
+          }
+        }
+      }
+      hand.slot = i < cap ? i : 0;
+      return offered;
+    } finally {
+      lock.unlockWrite(stamp);
+    }
+  }
+
+  /**
    * Removes everything and shrinks the table to its minimum; the entries go to {@code sink} once the lock is
    * released. Returns the entries removed.
    */

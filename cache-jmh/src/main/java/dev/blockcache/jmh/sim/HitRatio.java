@@ -14,9 +14,10 @@ import dev.blockcache.jmh.sim.policy.PolicyKind;
  * @param blocks the cache size in blocks: {@code max(1, round(fraction × distinctKeys))}
  * @param policy the policy
  * @param hits the accesses that hit
+ * @param writes blocks the cache wrote (an L2's slot writes: misses it admitted), or -1 where not counted
  */
 public record HitRatio(String trace, int accesses, int distinctKeys, double fraction, int blocks, PolicyKind policy,
-    long hits) {
+    long hits, long writes) {
 
   /** Hits per access, in [0, 1]. */
   public double ratio() {

@@ -50,10 +50,19 @@ final class HitRatioReport {
     md.append("Hit ratio, % of accesses; size is the cache size in % of the trace's distinct keys (blocks: that many "
         + "blocks; the L2 rounds up to whole buckets of 4 slots).\n\n");
     md.append("```\n").append(command).append("\n```\n\n");
+    List<PolicyKind> writers = policies.stream()
+        .filter(p -> results.stream().anyMatch(r -> r.policy() == p && r.writes() >= 0)).toList();
+    if (!writers.isEmpty()) {
+      md.append("Columns \"... writes\": blocks the cache wrote, in % of the accesses (each miss it admitted).\n\n");
+    }
     md.append("| trace | accesses | distinct | size | blocks |");
     StringBuilder rule = new StringBuilder("|---|--:|--:|--:|--:|");
     for (PolicyKind policy : policies) {
       md.append(' ').append(policy.label()).append(" |");
+      rule.append("--:|");
+    }
+    for (PolicyKind policy : writers) {
+      md.append(' ').append(policy.label()).append(" writes |");
       rule.append("--:|");
     }
     md.append('\n').append(rule).append('\n');
@@ -64,6 +73,9 @@ final class HitRatioReport {
       for (PolicyKind policy : policies) {
         md.append(' ').append(cell(row, policy)).append(" |");
       }
+      for (PolicyKind policy : writers) {
+        md.append(' ').append(writesCell(row, policy)).append(" |");
+      }
       md.append('\n');
     }
     return md.toString();
@@ -73,6 +85,15 @@ final class HitRatioReport {
     for (HitRatio r : row) {
       if (r.policy() == policy) {
         return String.format(Locale.ROOT, "%.2f", 100 * r.ratio());
+      }
+    }
+    return "–";
+  }
+
+  private static String writesCell(List<HitRatio> row, PolicyKind policy) {
+    for (HitRatio r : row) {
+      if (r.policy() == policy && r.writes() >= 0 && r.accesses() > 0) {
+        return String.format(Locale.ROOT, "%.2f", 100.0 * r.writes() / r.accesses());
       }
     }
     return "–";

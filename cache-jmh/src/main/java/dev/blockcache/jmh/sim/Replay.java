@@ -17,13 +17,15 @@ final class Replay {
   static HitRatio run(Trace trace, double fraction, PolicyKind kind, CacheSetup setup) {
     int blocks = HitRatio.blocksFor(fraction, trace.distinctKeys());
     long hits = 0;
+    long writes;
     try (Policy policy = kind.newPolicy(trace, blocks, setup)) {
       for (int i = 0; i < trace.length(); i++) {
         if (policy.access(trace.key(i))) {
           hits++;
         }
       }
+      writes = policy.writes();
     }
-    return new HitRatio(trace.name(), trace.length(), trace.distinctKeys(), fraction, blocks, kind, hits);
+    return new HitRatio(trace.name(), trace.length(), trace.distinctKeys(), fraction, blocks, kind, hits, writes);
   }
 }

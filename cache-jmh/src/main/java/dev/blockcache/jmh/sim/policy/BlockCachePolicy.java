@@ -3,8 +3,10 @@ package dev.blockcache.jmh.sim.policy;
 import dev.blockcache.api.BlockCache;
 import dev.blockcache.api.BlockCategory;
 import dev.blockcache.api.CacheOptions;
+import dev.blockcache.api.CacheResult;
 import dev.blockcache.api.ReadOptions;
 import dev.blockcache.api.BlockKey;
+import dev.blockcache.bucket.BucketCache;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 
@@ -27,6 +29,9 @@ final class BlockCachePolicy implements Policy {
   private final Runnable afterInsert;
   private final ByteBuf source;
   private boolean closed;
+  private long writes;
+  /** Whether to count {@link #writes()}: only an L2 writes blocks to a device. */
+  private final boolean countsWrites;
 
   /**
    * A policy over {@code cache}, which it owns and closes; {@code afterInsert} runs after every {@code cacheBlock}
@@ -34,6 +39,7 @@ final class BlockCachePolicy implements Policy {
    */
   BlockCachePolicy(BlockCache cache, int blockSize, Runnable afterInsert) {
     this.cache = cache;
+    this.countsWrites = cache instanceof BucketCache;
     this.keys = new BlockKeys(blockSize);
     this.afterInsert = afterInsert;
     this.source = Unpooled.wrappedBuffer(new byte[blockSize]);
@@ -47,9 +53,18 @@ final class BlockCachePolicy implements Policy {
       hit.release();
       return true;
     }
-    cache.cacheBlock(block, source, WRITE); // a refusal (queue full, too large) is a miss that caches nothing
+    // A refusal (queue full, too large, not admitted) is a miss that caches nothing.
+    if (cache.cacheBlock(block, source, WRITE) == CacheResult.CACHED) {
+      writes++;
+    }
     afterInsert.run();
     return false;
+  }
+
+  /** Blocks cached (written, for an L2), or -1 for an L1. */
+  @Override
+  public long writes() {
+    return countsWrites ? writes : -1;
   }
 
   /** The cache under simulation (for tests). */

@@ -19,6 +19,12 @@ public final class CaffeinePolicy implements Policy {
     this.cache = Caffeine.newBuilder().maximumSize(capacity).executor(Runnable::run).build();
   }
 
+  /** Not counted: a reference policy has no device to write. */
+  @Override
+  public long writes() {
+    return -1;
+  }
+
   @Override
   public boolean access(long key) {
     if (cache.getIfPresent(key) != null) {

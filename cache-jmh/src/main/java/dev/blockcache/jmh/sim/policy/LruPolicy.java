@@ -28,6 +28,12 @@ public final class LruPolicy implements Policy {
     };
   }
 
+  /** Not counted: a reference policy has no device to write. */
+  @Override
+  public long writes() {
+    return -1;
+  }
+
   @Override
   public boolean access(long key) {
     if (keys.get(key) != null) {

@@ -65,6 +65,12 @@ public final class OptimalPolicy implements Policy {
     return next;
   }
 
+  /** Not counted: a reference policy has no device to write. */
+  @Override
+  public long writes() {
+    return -1;
+  }
+
   @Override
   public boolean access(long key) {
     int i = cursor;

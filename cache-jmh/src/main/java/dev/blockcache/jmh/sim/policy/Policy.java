@@ -14,6 +14,9 @@ public interface Policy extends AutoCloseable {
    */
   boolean access(long key);
 
+  /** Blocks written so far (an L2's slot writes), or -1 for a policy that does not count them. */
+  long writes();
+
   /** Frees what the policy holds (a real cache's memory and threads). Idempotent. */
   @Override
   void close();

@@ -1,13 +1,14 @@
 package dev.blockcache.jmh.sim.policy;
 
-import dev.blockcache.jmh.L2Drain;
 import dev.blockcache.bucket.BucketCache;
+import dev.blockcache.bucket.BucketCacheConfig;
+import dev.blockcache.bucket.L2Policy;
 import dev.blockcache.bucket.alloc.BucketAllocator;
 import dev.blockcache.bucket.format.BlockHeader;
 import dev.blockcache.buffer.HeapBlock;
-import dev.blockcache.bucket.BucketCacheConfig;
 import dev.blockcache.config.LruConfig;
 import dev.blockcache.config.TinyLfuConfig;
+import dev.blockcache.jmh.L2Drain;
 import dev.blockcache.jmh.sim.trace.Trace;
 import dev.blockcache.l1.lru.LruBlockCache;
 import dev.blockcache.l1.tinylfu.TinyLfuBlockCache;
@@ -60,8 +61,10 @@ public enum PolicyKind {
   L1_TINYLFU("L1 TinyLFU") {
     @Override
     Policy create(Trace trace, int blocks, CacheSetup setup) {
-      long capacity = l1Capacity(blocks, setup, HeapBlock.TINYLFU_ENTRY_OVERHEAD);
-      TinyLfuBlockCache cache = new TinyLfuBlockCache(TinyLfuConfig.of(capacity));
+      // The expected block size is the blocks' size, as an operator sets it: it sizes Caffeine's frequency sketch.
+      TinyLfuConfig config = TinyLfuConfig.of(l1Capacity(blocks, setup, HeapBlock.TINYLFU_ENTRY_OVERHEAD),
+          TinyLfuConfig.DEFAULT_MAX_BLOCK_SIZE, setup.blockSize());
+      TinyLfuBlockCache cache = new TinyLfuBlockCache(config);
       return new BlockCachePolicy(cache, setup.blockSize(), NOTHING);
     }
   },
@@ -73,22 +76,34 @@ public enum PolicyKind {
   L2("L2") {
     @Override
     Policy create(Trace trace, int blocks, CacheSetup setup) {
-      int itemSize = l2ItemSize(setup.blockSize());
-      BucketCacheConfig.Builder config = BucketCacheConfig.builder(setup.l2Engine(), (long) l2Slots(blocks) * itemSize)
-          .bucketSizes(itemSize)
-          .writerInline(setup.l2Writes() == L2Writes.INLINE);
-      try {
-        // DRAINED waits until every block is written (mostly on this thread: see BucketCache.awaitWritten) before the
-        // next access, and INLINE writes on this thread: a replay is deterministic either way.
-        BucketCache cache = BucketCache.create(config.build());
-        Runnable afterInsert = setup.l2Writes() == L2Writes.DRAINED
-            ? () -> L2Drain.await(cache) : NOTHING;
-        return new BlockCachePolicy(cache, setup.blockSize(), afterInsert);
-      } catch (IOException e) {
-        throw new UncheckedIOException("cannot create the L2", e);
-      }
+      return l2(blocks, setup, L2Policy.TINYLFU);
+    }
+  },
+  /** As {@link #L2} with {@code hbase.bucketcache.eviction.policy=hbase}: HBase's BucketCache behaviour. */
+  L2_HBASE("L2 hbase") {
+    @Override
+    Policy create(Trace trace, int blocks, CacheSetup setup) {
+      return l2(blocks, setup, L2Policy.HBASE);
     }
   };
+
+  /** An L2 of {@link #l2Slots} slots of one item size under {@code policy}. */
+  private static Policy l2(int blocks, CacheSetup setup, L2Policy policy) {
+    int itemSize = l2ItemSize(setup.blockSize());
+    BucketCacheConfig.Builder config = BucketCacheConfig.builder(setup.l2Engine(), (long) l2Slots(blocks) * itemSize)
+        .bucketSizes(itemSize)
+        .evictionPolicy(policy)
+        .writerInline(setup.l2Writes() == L2Writes.INLINE);
+    try {
+      // DRAINED waits until every block is written (mostly on this thread: see BucketCache.awaitWritten) before the
+      // next access, and INLINE writes on this thread: a replay is deterministic either way.
+      BucketCache cache = BucketCache.create(config.build());
+      Runnable afterInsert = setup.l2Writes() == L2Writes.DRAINED ? () -> L2Drain.await(cache) : NOTHING;
+      return new BlockCachePolicy(cache, setup.blockSize(), afterInsert);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create the L2", e);
+    }
+  }
 
   private static final Runnable NOTHING = () -> { };
 

@@ -1,0 +1,167 @@
+package dev.blockcache.bucket.index;
+
+/**
+ * How often each key was accessed recently, estimated in little memory: the frequency the L2's admission and
+ * eviction compare (TinyLFU). A count-min sketch of 4-bit counters, halved periodically so that old accesses fade.
+ *
+ * <h2>Design notes</h2>
+ * <p><b>Layout.</b> One {@code long[]}; a word holds 16 counters of 4 bits, in 4 groups of 4. A key hashes to one
+ * word and, in each group, to one of its 4 counters, so its 4 counters share a cache line and an update is one read
+ * and at most one write:
+ * <pre>
+ *  word: | group 3: c15 c14 c13 c12 | group 2: c11..c8 | group 1: c7..c4 | group 0: c3..c0 |   (4 bits each)
+ *  key k: word = range(h(k), words); counter of group j = 4j + (2 bits of h(k) picked for j)
+ * </pre>
+ * The estimate is the smallest of the key's 4 counters (count-min); other keys can only raise a counter, so it
+ * over-estimates, never under-estimates, up to the cap of 15.
+ *
+ * <p><b>Updates are conservative:</b> only the counters equal to the current minimum are incremented. That keeps the
+ * counters of colliding keys lower, which is what lets a small table ({@value #COUNTERS_PER_ENTRY} counters per
+ * cached entry, {@value #COUNTERS_PER_ENTRY}/2 bytes) rank keys usefully.
+ *
+ * <p><b>Aging.</b> After {@value #SAMPLE_PER_ENTRY} × capacity counted increments every counter is halved, so the
+ * sketch reflects roughly the last few cache-fills of accesses, and a block that was hot once fades unless it is
+ * used again.
+ *
+ * <p><b>Sizing.</b> {@link #ensureCapacity} grows the table for the entries the cache holds (the owner calls it off
+ * the read path); growing starts from empty counts, as the keys cannot be rehashed. The table is never shrunk.
+ *
+ * <p>Thread-safety: safe for concurrent use without locks, by design approximate: {@link #increment} is a plain
+ * read-modify-write of one word (and, for one key in {@value #SAMPLE_RATE}, of the aging counter), so two racing
+ * increments may lose one (an estimate off by
+ * one, never a broken word: a Java {@code long} array element is written whole on 64-bit JVMs and
+ * {@link #ensureCapacity} publishes a new table through a volatile field). Hot keys whose counters are saturated
+ * write nothing, so hits on them share no written cache line.
+ */
+public final class FrequencySketch {
+  /** Counters per cache entry: 4 (2 bytes) — keeps heap per entry small while keeping estimates useful. */
+  static final int COUNTERS_PER_ENTRY = 4;
+  /**
+   * Counted increments per entry of capacity between two halvings: 4, about two cache-fills of history (longer
+   * histories scored lower in the simulator: they keep blocks that were popular long ago).
+   */
+  static final int SAMPLE_PER_ENTRY = 4;
+  /** One counted increment in this many moves the aging counter (a power of two): 16 keeps it off most reads. */
+  static final int SAMPLE_RATE = 16;
+  /** Fewest entries the sketch is sized for: 64 (32 words). */
+  static final int MIN_ENTRIES = 64;
+  /** Largest counter value. */
+  static final int MAX_COUNT = 15;
+  private static final long ONE_BITS_MASK = 0x7777_7777_7777_7777L;
+
+  private volatile Table table;
+
+  /** The counters and their aging state, replaced whole when the sketch grows. */
+  private static final class Table {
+    final long[] words;
+    final long entries;
+    final long sampleSize;
+    /** Counted increments since the last halving; racy on purpose (see the class notes). */
+    long additions;
+
+    Table(long entries) {
+      this.entries = entries;
+      long counters = entries * COUNTERS_PER_ENTRY;
+      this.words = new long[(int) Math.min(Integer.MAX_VALUE - 8, Math.max(1, (counters + 15) / 16))];
+      this.sampleSize = entries * SAMPLE_PER_ENTRY;
+    }
+  }
+
+  /** A sketch sized for {@code entries} cached entries (at least {@value #MIN_ENTRIES}). */
+  public FrequencySketch(long entries) {
+    this.table = new Table(Math.max(MIN_ENTRIES, entries));
+  }
+
+  /**
+   * Grows the table if the cache now holds more than it is sized for: to {@code entries} × 9/8. The small margin keeps
+   * the table within 2.25 bytes per cached entry at most; growth, and the loss of counts it costs, happens while the
+   * cache fills, when admission has nothing to decide.
+   */
+  public void ensureCapacity(long entries) {
+    Table t = table;
+    if (entries > t.entries) {
+      table = new Table(entries * 9 / 8);
+    }
+  }
+
+  /** Entries the table is sized for. */
+  public long capacity() {
+    return table.entries;
+  }
+
+  /** Heap of the table in bytes (the counters; the small objects around them are not counted). */
+  public long heapBytes() {
+    return 8L * table.words.length;
+  }
+
+  /** Records one access of the key whose 64-bit hash (or index fingerprint) is {@code hash}. */
+  public void increment(long hash) {
+    Table t = table;
+    long h = spread(hash);
+    int w = wordIndex(h, t.words.length);
+    long word = t.words[w];
+    int min = MAX_COUNT;
+    for (int j = 0; j < 4; j++) {
+      min = Math.min(min, counter(word, shift(h, j)));
+    }
+    if (min == MAX_COUNT) {
+      return;
+    }
+    long updated = word;
+    for (int j = 0; j < 4; j++) {
+      int s = shift(h, j);
+      if (counter(word, s) == min) {
+        updated += 1L << s;
+      }
+    }
+    t.words[w] = updated;
+    // One counted increment in SAMPLE_RATE, chosen by hash bits the counters do not use: the shared counter is then
+    // written rarely (it is the one word every reader would otherwise write), and the halving comes on average after
+    // the same number of increments.
+    if (((h >>> 8) & (SAMPLE_RATE - 1)) == 0 && ++t.additions >= t.sampleSize / SAMPLE_RATE) {
+      halve(t);
+    }
+  }
+
+  /** The estimated recent accesses of the key whose hash is {@code hash}, in [0, {@value #MAX_COUNT}]. */
+  public int frequency(long hash) {
+    Table t = table;
+    long h = spread(hash);
+    long word = t.words[wordIndex(h, t.words.length)];
+    int min = MAX_COUNT;
+    for (int j = 0; j < 4; j++) {
+      min = Math.min(min, counter(word, shift(h, j)));
+    }
+    return min;
+  }
+
+  /** Halves every counter: the aging step. */
+  private static void halve(Table t) {
+    t.additions = 0;
+    long[] words = t.words;
+    for (int i = 0; i < words.length; i++) {
+      words[i] = (words[i] >>> 1) & ONE_BITS_MASK;
+    }
+  }
+
+  /** A second mix of the hash, so that word and counter choice stay independent of how the caller built it. */
+  private static long spread(long hash) {
+    long h = (hash ^ (hash >>> 33)) * 0xff51_afd7_ed55_8ccdL;
+    h = (h ^ (h >>> 33)) * 0xc4ce_b9fe_1a85_ec53L;
+    return h ^ (h >>> 33);
+  }
+
+  /** The word of hash {@code h}: its high 32 bits scaled to [0, words). */
+  private static int wordIndex(long h, int words) {
+    return (int) (((h >>> 32) * words) >>> 32);
+  }
+
+  /** Bit offset of the key's counter in group {@code j}: group base 16j bits plus 4 × (2 bits of h). */
+  private static int shift(long h, int j) {
+    return (j << 4) + ((int) (h >>> (j << 1)) & 3) * 4;
+  }
+
+  private static int counter(long word, int shift) {
+    return (int) (word >>> shift) & 0xF;
+  }
+}

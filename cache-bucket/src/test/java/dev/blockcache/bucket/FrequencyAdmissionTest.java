@@ -1,0 +1,123 @@
+package dev.blockcache.bucket;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.blockcache.api.BlockCategory;
+import dev.blockcache.api.BlockKey;
+import dev.blockcache.api.CacheOptions;
+import dev.blockcache.api.CacheResult;
+import dev.blockcache.api.ReadOptions;
+import dev.blockcache.bucket.index.IndexEntry;
+import dev.blockcache.testing.Blocks;
+import io.netty.buffer.ByteBuf;
+import org.junit.jupiter.api.Test;
+
+/** Pins the tinylfu admission decision: a full cache takes a block only if it is used more than its victim. */
+class FrequencyAdmissionTest {
+  private static final ReadOptions DATA = ReadOptions.of(BlockCategory.DATA);
+
+  static ReadOptions readOptions() {
+    return DATA;
+  }
+  /** One size class of 2 KiB: 4 slots per 8 KiB bucket. */
+  private static final int ITEM = 2048;
+  private static final int SLOTS = 32;
+
+  static BucketCache cache(L2Policy policy) {
+    BucketCacheConfig config = BucketCacheConfig.builder("heap", (long) SLOTS * ITEM).bucketSizes(ITEM)
+        .writerInline(true).evictionPolicy(policy).build();
+    return BucketCaches.create(config);
+  }
+
+  static CacheResult put(BucketCache cache, BlockKey key) {
+    ByteBuf source = Blocks.payload(key, 1000);
+    try {
+      return cache.cacheBlock(key, source, CacheOptions.of(BlockCategory.DATA));
+    } finally {
+      source.release();
+    }
+  }
+
+  /** Reads {@code key} {@code times} times (hits or misses: each counts in the sketch), releasing what it gets. */
+  static void read(BucketCache cache, BlockKey key, int times) {
+    for (int i = 0; i < times; i++) {
+      ByteBuf b = cache.getBlock(key, DATA);
+      if (b != null) {
+        b.release();
+      }
+    }
+  }
+
+  private static BucketCache fullOfReadBlocks(int readsEach) {
+    BucketCache cache = cache(L2Policy.TINYLFU);
+    for (int i = 0; i < SLOTS; i++) {
+      BlockKey key = BlockKey.of("resident", i);
+      assertEquals(CacheResult.CACHED, put(cache, key));
+      read(cache, key, readsEach);
+    }
+    assertFalse(cache.allocator().hasRoomFor(1041), "the cache should be full");
+    return cache;
+  }
+
+  @Test
+  void aBlockNoMoreFrequentThanItsVictimIsNotAdmittedAndEvictsNothing() {
+    try (BucketCache cache = fullOfReadBlocks(3)) {
+      BlockKey newcomer = BlockKey.of("new", 0);
+      read(cache, newcomer, 2); // two misses: frequency 2 < 3
+      assertEquals(CacheResult.NOT_ADMITTED, put(cache, newcomer));
+      assertEquals(SLOTS, cache.blockCount());
+      assertEquals(0, cache.stats().evictedBlockCount());
+      assertEquals(1, cache.metrics().notAdmittedCount());
+      assertEquals(0, cache.stats().failedInsertionCount(), "a declined block is not a failed insertion");
+      assertEquals(IndexEntry.ABSENT, cache.index().peek(newcomer));
+    }
+  }
+
+  @Test
+  void aMoreFrequentBlockIsAdmittedAndDisplacesExactlyOneBlock() {
+    try (BucketCache cache = fullOfReadBlocks(3)) {
+      BlockKey newcomer = BlockKey.of("new", 0);
+      read(cache, newcomer, 5);
+      assertEquals(CacheResult.CACHED, put(cache, newcomer));
+      assertNotEquals(IndexEntry.ABSENT, cache.index().peek(newcomer));
+      assertEquals(SLOTS, cache.blockCount());
+      assertEquals(1, cache.stats().evictedBlockCount());
+      assertEquals(0, cache.metrics().notAdmittedCount());
+    }
+  }
+
+  @Test
+  void aVictimNeverReadAgainMakesRoomForAnyBlock() {
+    try (BucketCache cache = fullOfReadBlocks(0)) {
+      BlockKey newcomer = BlockKey.of("new", 0); // never read either: cache-on-write, prefetch
+      assertEquals(CacheResult.CACHED, put(cache, newcomer));
+      assertEquals(1, cache.stats().evictedBlockCount());
+    }
+  }
+
+  @Test
+  void theRuleComparesFrequencyPlusBiasWithTheVictims() {
+    assertTrue(FrequencyEviction.admits(0, 0, 0));
+    assertTrue(FrequencyEviction.admits(4, 3, 0));
+    assertFalse(FrequencyEviction.admits(3, 3, 0));
+    assertTrue(FrequencyEviction.admits(3, 3, 1));
+    assertFalse(FrequencyEviction.admits(5, 3, -2));
+    assertTrue(FrequencyEviction.admits(6, 3, -2));
+  }
+
+  @Test
+  void theHBasePolicyAdmitsEveryBlock() {
+    try (BucketCache cache = cache(L2Policy.HBASE)) {
+      for (int i = 0; i < SLOTS; i++) {
+        BlockKey key = BlockKey.of("resident", i);
+        put(cache, key);
+        read(cache, key, 3);
+      }
+      assertEquals(CacheResult.CACHED, put(cache, BlockKey.of("new", 0)));
+      assertEquals(0, cache.metrics().notAdmittedCount());
+    }
+  }
+}

@@ -1,0 +1,70 @@
+package dev.blockcache.bucket.index;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+class FrequencySketchTest {
+  private static final long KEY = 0x1234_5678_9abc_def1L;
+
+  @Test
+  void countsAccessesUpToTheCap() {
+    FrequencySketch sketch = new FrequencySketch(1024);
+    assertEquals(0, sketch.frequency(KEY));
+    for (int i = 1; i <= 20; i++) {
+      sketch.increment(KEY);
+      assertEquals(Math.min(i, FrequencySketch.MAX_COUNT), sketch.frequency(KEY));
+    }
+  }
+
+  @Test
+  void agingHalvesEveryCounter() {
+    FrequencySketch sketch = new FrequencySketch(64);
+    for (int i = 0; i < 10; i++) {
+      sketch.increment(KEY);
+    }
+    // Counted increments of other keys until the aging counter fills: then everything is halved.
+    long sample = sketch.capacity() * FrequencySketch.SAMPLE_PER_ENTRY;
+    long other = 1;
+    for (long counted = 10; counted < 4 * sample; other++) { // sampled aging: on average after `sample`
+      int before = sketch.frequency(other * 0x9E37_79B9_7F4A_7C15L);
+      sketch.increment(other * 0x9E37_79B9_7F4A_7C15L);
+      if (sketch.frequency(other * 0x9E37_79B9_7F4A_7C15L) != before) {
+        counted++;
+      }
+      if (sketch.frequency(KEY) < 10) {
+        break; // halved
+      }
+    }
+    assertTrue(sketch.frequency(KEY) <= 5 + 1, "after aging: " + sketch.frequency(KEY));
+  }
+
+  @Test
+  void distinctKeysRankedByTheirAccessesDespiteASmallTable() {
+    FrequencySketch sketch = new FrequencySketch(1000);
+    for (long k = 0; k < 1000; k++) {
+      for (int i = 0; i < (k % 4); i++) {
+        sketch.increment(k * 0x9E37_79B9_7F4A_7C15L);
+      }
+    }
+    int wrongOrder = 0;
+    for (long k = 0; k < 1000; k += 4) {
+      if (sketch.frequency(k * 0x9E37_79B9_7F4A_7C15L) >= sketch.frequency((k + 3) * 0x9E37_79B9_7F4A_7C15L)) {
+        wrongOrder++;
+      }
+    }
+    assertTrue(wrongOrder < 10, wrongOrder + " of 250 never-read keys estimated at least as hot as thrice-read ones");
+  }
+
+  @Test
+  void growsForMoreEntriesAndNeverShrinks() {
+    FrequencySketch sketch = new FrequencySketch(100);
+    long capacity = sketch.capacity();
+    sketch.ensureCapacity(50);
+    assertEquals(capacity, sketch.capacity());
+    sketch.ensureCapacity(1000);
+    assertEquals(1125, sketch.capacity());
+    assertEquals((1125L * FrequencySketch.COUNTERS_PER_ENTRY + 15) / 16 * 8, sketch.heapBytes());
+  }
+}

@@ -1,0 +1,99 @@
+package dev.blockcache.bucket.index;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.blockcache.api.BlockCategory;
+import dev.blockcache.api.BlockKey;
+import dev.blockcache.api.CachePriority;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Pins the tinylfu eviction order: within a priority, recently read entries pass and the least frequent goes. */
+class VictimChoiceTest {
+  private static long entry(int i, CachePriority p) {
+    return IndexEntry.pack((long) i * IndexEntry.OFFSET_UNIT, 100, p, BlockCategory.DATA);
+  }
+
+  @Test
+  void theLeastFrequentOfTheSampleGoesNotTheFirstInHashOrder() {
+    BlockIndex index = new BlockIndex(1024, new FrequencySketch(1024));
+    List<BlockKey> keys = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      BlockKey key = BlockKey.of("f", i * 4096L);
+      keys.add(key);
+      index.putIfAbsent(key, entry(i, CachePriority.MULTI));
+    }
+    // Every key read (3 + i) times, except key 5, read once: it is the coldest.
+    for (int i = 0; i < keys.size(); i++) {
+      for (int n = 0; n < (i == 5 ? 1 : 3 + i); n++) {
+        index.get(keys.get(i));
+      }
+    }
+    Victim victim = new Victim();
+    // The first choice clears the reference bits the reads set (their second chance) ...
+    index.chooseVictim(CachePriority.MULTI, e -> true, 64, victim);
+    // ... after which all 8 are candidates, and the coldest wins.
+    assertTrue(index.chooseVictim(CachePriority.MULTI, e -> true, 64, victim));
+    assertEquals(entry(5, CachePriority.MULTI), victim.entry());
+    assertEquals(1, victim.frequency());
+    assertTrue(index.removeVictim(victim, e -> { }));
+    assertEquals(7, index.size());
+  }
+
+  @Test
+  void aRecentlyReadEntryIsPassedOverOnce() {
+    BlockIndex index = new BlockIndex(1024, new FrequencySketch(1024));
+    BlockKey cold = BlockKey.of("f", 0);
+    BlockKey read = BlockKey.of("f", 4096);
+    index.putIfAbsent(cold, entry(0, CachePriority.MULTI));
+    index.putIfAbsent(read, entry(1, CachePriority.MULTI));
+    for (int n = 0; n < 5; n++) {
+      index.get(cold); // cold is more frequent, but ...
+    }
+    Victim victim = new Victim();
+    index.chooseVictim(CachePriority.MULTI, e -> true, 64, victim); // clears both bits
+    index.get(read); // ... read is read again since the hand passed: it keeps its place this time round
+    assertTrue(index.chooseVictim(CachePriority.MULTI, e -> true, 1, victim));
+    assertEquals(entry(0, CachePriority.MULTI), victim.entry());
+  }
+
+  @Test
+  void onlyEntriesOfTheAskedPriorityAndFilterAreCandidates() {
+    BlockIndex index = new BlockIndex(1024, new FrequencySketch(1024));
+    index.putIfAbsent(BlockKey.of("f", 0), entry(0, CachePriority.SINGLE));
+    index.putIfAbsent(BlockKey.of("f", 1), entry(1, CachePriority.MEMORY));
+    Victim victim = new Victim();
+    assertFalse(index.chooseVictim(CachePriority.MULTI, e -> true, 8, victim));
+    assertFalse(index.chooseVictim(CachePriority.SINGLE, e -> false, 8, victim));
+    assertTrue(index.chooseVictim(CachePriority.MEMORY, e -> true, 8, victim));
+    assertEquals(entry(1, CachePriority.MEMORY), victim.entry());
+  }
+
+  @Test
+  void aVictimRemovedMeanwhileIsNotRemovedTwice() {
+    BlockIndex index = new BlockIndex(1024, new FrequencySketch(1024));
+    BlockKey key = BlockKey.of("f", 0);
+    index.putIfAbsent(key, entry(0, CachePriority.SINGLE));
+    Victim victim = new Victim();
+    assertTrue(index.chooseVictim(CachePriority.SINGLE, e -> true, 8, victim));
+    assertTrue(index.remove(key, entry(0, CachePriority.SINGLE)));
+    int[] sunk = {0};
+    assertFalse(index.removeVictim(victim, e -> sunk[0]++));
+    assertEquals(0, sunk[0]);
+  }
+
+  @Test
+  void getsAreCountedOnlyWithASketch() {
+    BlockIndex plain = new BlockIndex(1024);
+    BlockKey key = BlockKey.of("f", 0);
+    plain.get(key);
+    assertEquals(0, plain.frequency(key));
+    BlockIndex counting = new BlockIndex(1024, new FrequencySketch(1024));
+    counting.get(key); // a miss counts too
+    counting.get(key);
+    assertEquals(2, counting.frequency(key));
+  }
+}
