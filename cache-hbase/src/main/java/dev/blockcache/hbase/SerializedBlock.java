@@ -32,19 +32,22 @@ final class SerializedBlock {
   private SerializedBlock() {}
 
   /**
-   * {@code block} serialized behind its deserializer identifier into a pooled heap buffer, or null when the block has
-   * nothing to serialize. The caller owns the returned buffer's one reference and releases it; {@code block} is only
-   * read.
+   * {@code block} serialized behind its deserializer identifier into a pooled direct buffer, or null when the block
+   * has nothing to serialize. The caller owns the returned buffer's one reference and releases it; {@code block} is
+   * only read.
+   *
+   * <p>Direct, not heap: a pooled allocator keeps whole chunks of the arenas it has used, and a RegionServer's
+   * caching threads would otherwise pin megabytes of heap per arena, for a buffer that lives for one call.
    */
   static ByteBuf serialize(Cacheable block) {
     int length = block.getSerializedLength();
     if (length <= 0) {
       return null;
     }
-    ByteBuf out = PooledByteBufAllocator.DEFAULT.heapBuffer(PREFIX_LENGTH + length, PREFIX_LENGTH + length);
+    ByteBuf out = PooledByteBufAllocator.DEFAULT.directBuffer(PREFIX_LENGTH + length, PREFIX_LENGTH + length);
     try {
       out.writeInt(block.getDeserializer().getDeserializerIdentifier());
-      // A heap buffer's nioBuffer shares its array: serialize writes straight into out, no intermediate copy.
+      // A pooled buffer's nioBuffer shares its memory: serialize writes straight into out, no intermediate copy.
       ByteBuffer destination = out.nioBuffer(PREFIX_LENGTH, length);
       block.serialize(destination, true);
       out.writerIndex(PREFIX_LENGTH + length);

@@ -52,6 +52,12 @@ public final class RunPlan {
     return quick(include, readBenchmarks());
   }
 
+  /** Whether {@code include} matches a benchmark of this class loader's benchmark list. */
+  public static boolean matchesAny(String include) {
+    Pattern pattern = Pattern.compile(include);
+    return readBenchmarks().stream().anyMatch(name -> pattern.matcher(name).find());
+  }
+
   /** As {@link #quick(String)} over the given {@code class.method} names. */
   static RunPlan quick(String include, List<String> benchmarks) {
     Pattern pattern = Pattern.compile(include);

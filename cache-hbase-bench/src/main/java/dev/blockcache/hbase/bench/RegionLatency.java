@@ -1,0 +1,67 @@
+package dev.blockcache.hbase.bench;
+
+import org.HdrHistogram.Histogram;
+import org.openjdk.jmh.annotations.AuxCounters;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.infra.ThreadParams;
+
+/**
+ * The region benchmarks' secondary figures, published to JMH's JSON as aux counters: each operation's latency in an
+ * HdrHistogram (p99 in µs), the L2's hit ratio over the iteration, and the trial's two heap figures (per cached L2
+ * block, and the empty L2's), as {@link RegionGetBenchmark} measures them.
+ *
+ * <p>JMH adds an aux counter up over the benchmark threads and then over the iterations, so each thread publishes its
+ * figure divided by threads × iterations: the JSON's value is the mean over threads and iterations of each thread's
+ * p99 (not the p99 of the merged histograms; with symmetric threads the two agree closely), the mean hit ratio, and
+ * the trial's heap figures unchanged.
+ *
+ * <p>Thread-safety: one instance per benchmark thread ({@link Scope#Thread}).
+ */
+@State(Scope.Thread)
+@AuxCounters(AuxCounters.Type.EVENTS)
+public class RegionLatency {
+  /** Longest latency the histogram records: 10 s in ns; 3 significant digits. */
+  private static final long MAX_NANOS = 10_000_000_000L;
+
+  private final Histogram histogram = new Histogram(MAX_NANOS, 3);
+  /** Threads × iterations of the current phase: what JMH's sums are divided by. */
+  private int shares;
+  private long hitsAtStart;
+  private long requestsAtStart;
+
+  /** 99th percentile latency of one operation in µs (divided by threads × iterations). */
+  public double p99Us;
+  /** Heap bytes per cached L2 block, measured once per trial (divided by threads × iterations). */
+  public double heapBytesPerBlock;
+  /** Heap of the empty L2 in KiB, measured once per trial (divided by threads × iterations). */
+  public double fixedHeapKib;
+  /** The L2's hit ratio over the iteration (divided by threads × iterations). */
+  public double l2HitRatio;
+
+  /** Records one operation's latency. */
+  void record(long nanos) {
+    histogram.recordValue(Math.min(nanos, MAX_NANOS));
+  }
+
+  @Setup(Level.Iteration)
+  public void start(RegionGetBenchmark bench, ThreadParams thread, IterationParams iteration) {
+    histogram.reset();
+    shares = thread.getThreadCount() * iteration.getCount();
+    hitsAtStart = bench.l2Hits();
+    requestsAtStart = bench.l2Requests();
+  }
+
+  @TearDown(Level.Iteration)
+  public void finish(RegionGetBenchmark bench) {
+    p99Us = histogram.getValueAtPercentile(99) / 1_000.0 / shares;
+    heapBytesPerBlock = bench.heapBytesPerBlock() / shares;
+    fixedHeapKib = bench.fixedHeapKib() / shares;
+    long requests = bench.l2Requests() - requestsAtStart;
+    l2HitRatio = requests == 0 ? 0 : (double) (bench.l2Hits() - hitsAtStart) / requests / shares;
+  }
+}
