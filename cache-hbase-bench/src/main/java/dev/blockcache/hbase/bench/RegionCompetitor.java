@@ -20,7 +20,9 @@ import org.apache.hadoop.hbase.io.hfile.bucket.BucketCache;
  *   <li>{@link #OURS_OFFHEAP}: {@link HBaseL2Cache} from {@code hbase.bucketcache.ioengine=offheap}, through the
  *       {@code (Configuration)} constructor HBase's external-cache hook calls;</li>
  *   <li>{@link #OURS_FILE}: the same with {@code file:} in the trial's scratch directory (served by the page cache
- *       on this benchmark's sizes).</li>
+ *       on this benchmark's sizes);</li>
+ *   <li>{@link #OURS_OFFHEAP_COPY}: {@link #OURS_OFFHEAP} with {@code hbase.bucketcache.read.copy=true}, every hit
+ *       copied onto the heap (the copy-to-heap side of HBASE-11425's comparison).</li>
  * </ul>
  *
  * <p>Thread-safety: stateless constants.
@@ -28,7 +30,8 @@ import org.apache.hadoop.hbase.io.hfile.bucket.BucketCache;
 public enum RegionCompetitor {
   HBASE_BUCKET,
   OURS_OFFHEAP,
-  OURS_FILE;
+  OURS_FILE,
+  OURS_OFFHEAP_COPY;
 
   /** Writer threads of every competitor: HBase's default. */
   static final int WRITER_THREADS = 3;
@@ -37,7 +40,7 @@ public enum RegionCompetitor {
   /**
    * Item sizes of every competitor: the two of HBase's default sizes a 64 KiB data block and its headers fall in.
    * With HBase's fourteen defaults, each bucket is 2 MiB (four items of the largest) and HBase's allocator gives
-   * every size a bucket up front, so a {@value RegionGetBenchmark#L2_MB} MiB cache would keep only a few buckets for
+   * every size a bucket up front, so a {@value RegionStack#L2_MB} MiB cache would keep only a few buckets for
    * 64 KiB blocks; with these two, buckets are 388 KiB and the small cache behaves as a production-size one does.
    */
   static final int[] BUCKET_SIZES = {66560, 99328};
@@ -54,6 +57,10 @@ public enum RegionCompetitor {
             new Configuration(false));
       case OURS_OFFHEAP:
         return new HBaseL2Cache(ours("offheap", megabytes));
+      case OURS_OFFHEAP_COPY:
+        Configuration copying = ours("offheap", megabytes);
+        copying.setBoolean("hbase.bucketcache.read.copy", true);
+        return new HBaseL2Cache(copying);
       default:
         return new HBaseL2Cache(ours("file:" + scratch.resolve("l2.cache"), megabytes));
     }

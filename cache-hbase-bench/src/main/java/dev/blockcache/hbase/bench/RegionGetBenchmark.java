@@ -2,21 +2,12 @@ package dev.blockcache.hbase.bench;
 
 import dev.blockcache.jmh.BenchmarkDefaults;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.hbase.Cell;
-import org.apache.hadoop.hbase.client.Get;
-import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Scan;
-import org.apache.hadoop.hbase.io.hfile.BlockCache;
-import org.apache.hadoop.hbase.io.hfile.CombinedBlockCache;
-import org.apache.hadoop.hbase.io.hfile.LruBlockCache;
-import org.apache.hadoop.hbase.regionserver.HRegion;
 import org.apache.hadoop.hbase.regionserver.RegionScanner;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Fork;
@@ -33,27 +24,20 @@ import org.openjdk.jmh.infra.Blackhole;
 /**
  * Rows read through HBase's own read path, {@code HRegion.get} and a short {@code Scan}, with data blocks in the L2
  * under test ({@link RegionCompetitor}: HBase's {@code BucketCache} offheap, ours offheap and {@code file:}), behind
- * the same L1 (HBase's {@code LruBlockCache}, {@value #L1_MB} MiB, index and bloom blocks) in HBase's
+ * the same L1 (HBase's {@code LruBlockCache}, {@value RegionStack#L1_MB} MiB, index and bloom blocks) in HBase's
  * {@code CombinedBlockCache}, over the same HFile.
  *
  * <p>Workload: one region on the local filesystem ({@link RegionDataset}: 64 KiB blocks, ROW bloom, 544-byte rows),
- * an L2 of {@value #L2_MB} MiB, and a dataset that fits it ({@link Dataset#IN_CACHE}, 24 MiB: every get is served by
+ * an L2 of {@value RegionStack#L2_MB} MiB, and a dataset that fits it ({@link Dataset#IN_CACHE}, 24 MiB: every get is served by
  * the L2 once warm) or is 4× its size ({@link Dataset#FOUR_TIMES}, 128 MiB: most data blocks come from the HFile,
  * through the OS page cache, and are offered to the L2, which evicts). Keys are uniformly random rows, built per
  * operation. {@code get*}: one {@code Get} of one row; {@code scan*}: a {@code Scan} of {@value #SCAN_ROWS} rows from
  * a random row. Score: operations per second; aux counters ({@link RegionLatency}): p99 latency in µs, the L2 hit
  * ratio, heap bytes per cached L2 block and the empty L2's heap.
  *
- * <p>Setup, per trial: the region opens with an empty L2 slot ({@link DeferredL2}); a get of one row in a
- * thousand loads the L1's index and bloom blocks. Used heap after forced GCs is taken three times: before the L2 is
- * created, after it is created and attached, and after gets of one row in every half block have filled it (repeated,
- * with the writers drained after each, until its block count stops growing: writer queues drop blocks when full, in
- * both caches). The second minus the first is the empty L2's fixed heap ({@code fixedHeapKib}); the third minus the
- * second, divided by the L2's block count, is its heap per cached block ({@code heapBytesPerBlock}: index, keys,
- * allocator state, and whatever the first inserts load once, such as classes and pool metadata, which at a few
- * hundred blocks still weigh; cache-jmh's {@code L2HeapPerEntry} gives the figure at 1,000,000 blocks). Block bytes
- * are off the heap in all three. Then {@value #WARMUP_GETS} random gets (and scans) let the JIT compile the read
- * path (skipped in smoke runs).
+ * <p>Setup, per trial: {@link RegionStack} opens the region, fills the L2 and measures its heap (per cached block:
+ * {@code heapBytesPerBlock}; the empty L2's: {@code fixedHeapKib}); then {@value #WARMUP_GETS} random gets (and a
+ * tenth as many scans) let the JIT compile the read path (skipped in smoke runs).
  *
  * <p>Quick mode runs the gets at 1 and 2 threads over both datasets with HBase's BucketCache and ours offheap;
  * {@code OURS_FILE} and the scans run in full mode and on request ({@code dev.blockcache.jmh.plan.QuickCells}).
@@ -76,32 +60,19 @@ import org.openjdk.jmh.infra.Blackhole;
 public class RegionGetBenchmark extends BenchmarkDefaults {
   /** Heap of every fork: the region, the L1 and the memstore that writes the dataset once, with room to spare. */
   static final String HEAP = "1g";
-  /** L2 capacity in MiB, the same for every competitor. */
-  static final int L2_MB = 32;
-  /** L1 capacity in MiB: holds every index and bloom block of both datasets. */
-  static final int L1_MB = 32;
   /** Rows per scan. */
   static final int SCAN_ROWS = 10;
-  /**
-   * Rows between two gets that load the L1's index and bloom blocks before the L2 exists: the ROW bloom's chunks and
-   * the leaf index blocks each cover far more rows than this.
-   */
-  private static final int INDEX_STRIDE = 1000;
-  /** Rows between two gets of the L2's fill: under half the rows of a 64 KiB block, so no block is skipped. */
-  private static final int FILL_STRIDE = RegionDataset.BLOCK_SIZE / RegionDataset.ROW_BYTES / 2;
   /**
    * Measurement iterations shorter than this are a smoke run's (a check that the benchmark runs), whose figures
    * nobody reads: its setup skips the JIT warm-up.
    */
-  private static final long SMOKE_ITERATION_MS = 300;
+  static final long SMOKE_ITERATION_MS = 300;
   /** Random gets of the setup's JIT warm-up. */
   private static final int WARMUP_GETS = 10_000;
-  /** Most warm-up passes while the L2's block count still grows. */
-  private static final int MAX_FILL_PASSES = 3;
 
   /** The dataset's size against the L2's. */
   public enum Dataset {
-    IN_CACHE(24), FOUR_TIMES(4 * L2_MB);
+    IN_CACHE(24), FOUR_TIMES(4 * RegionStack.L2_MB);
 
     final int megabytes;
 
@@ -116,41 +87,11 @@ public class RegionGetBenchmark extends BenchmarkDefaults {
   @Param({"IN_CACHE", "FOUR_TIMES"})
   Dataset dataset;
 
-  private Path scratch;
-  private LruBlockCache l1;
-  private BlockCache l2;
-  private RegionDataset data;
-  private RegionDataset.OpenRegion open;
-  private HRegion region;
-  private double heapBytesPerBlock;
-  private double fixedHeapKib;
+  private RegionStack stack;
 
   @Setup(Level.Trial)
   public void setUp(BenchmarkParams params) throws IOException {
-    data = RegionDataset.prepare(dataset.megabytes);
-    scratch = Files.createTempDirectory("regionbench");
-    l1 = new LruBlockCache((long) L1_MB << 20, RegionDataset.BLOCK_SIZE);
-    DeferredL2 slot = new DeferredL2();
-    open = data.open(new CombinedBlockCache(l1, slot), scratch);
-    region = open.region();
-    touchRows(INDEX_STRIDE);
-    long beforeL2 = settledHeap();
-    l2 = competitor.create(L2_MB, scratch);
-    slot.attach(l2);
-    long emptyL2 = settledHeap();
-    long blocks = 0;
-    for (int pass = 0; pass < MAX_FILL_PASSES; pass++) {
-      touchRows(FILL_STRIDE);
-      competitor.drain(l2);
-      long now = l2.getBlockCount();
-      if (now <= blocks + blocks / 100 || dataset == Dataset.FOUR_TIMES) {
-        break; // stopped growing, or full: one pass over four times the L2 fills it
-      }
-      blocks = now;
-    }
-    blocks = l2.getBlockCount();
-    heapBytesPerBlock = (double) (settledHeap() - emptyL2) / blocks;
-    fixedHeapKib = (emptyL2 - beforeL2) / 1024.0;
+    stack = RegionStack.open(competitor, dataset.megabytes);
     if (params.getMeasurement().getTime().convertTo(TimeUnit.MILLISECONDS) >= SMOKE_ITERATION_MS) {
       warmReadPath();
     }
@@ -169,57 +110,16 @@ public class RegionGetBenchmark extends BenchmarkDefaults {
         scan(t, ignored);
       }
     }
-    competitor.drain(l2);
+    stack.drain();
   }
 
   @TearDown(Level.Trial)
   public void tearDown() throws IOException {
-    try {
-      open.close();
-    } finally {
-      l2.shutdown();
-      l1.shutdown();
-      RegionDataset.deleteTree(scratch);
-    }
+    stack.close();
   }
 
-  double heapBytesPerBlock() {
-    return heapBytesPerBlock;
-  }
-
-  double fixedHeapKib() {
-    return fixedHeapKib;
-  }
-
-  long l2Hits() {
-    return l2.getStats().getHitCount();
-  }
-
-  long l2Requests() {
-    return l2.getStats().getRequestCount();
-  }
-
-  /** Gets one row in every {@code stride}. */
-  private void touchRows(int stride) throws IOException {
-    for (long id = 0; id < data.rows(); id += stride) {
-      if (region.get(new Get(RegionDataset.rowKey(id))).isEmpty()) {
-        throw new IllegalStateException("row " + id + " missing");
-      }
-    }
-  }
-
-  /** Used heap after full GCs, once two in a row agree within 16 KiB (at most 10). */
-  private static long settledHeap() {
-    long previous = Long.MAX_VALUE;
-    for (int i = 0; i < 10; i++) {
-      System.gc();
-      long used = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
-      if (Math.abs(previous - used) < 16 * 1024) {
-        return used;
-      }
-      previous = used;
-    }
-    return previous;
+  RegionStack stack() {
+    return stack;
   }
 
   /** Per-thread random rows and the scan's cell list. */
@@ -230,22 +130,19 @@ public class RegionGetBenchmark extends BenchmarkDefaults {
   }
 
   private int get(ThreadState t, RegionLatency latency) throws IOException {
-    long id = t.random.nextLong(data.rows());
+    long id = t.random.nextLong(stack.rows());
     long start = System.nanoTime();
-    Result r = region.get(new Get(RegionDataset.rowKey(id)));
+    int length = stack.get(id);
     latency.record(System.nanoTime() - start);
-    if (r.isEmpty()) {
-      throw new IllegalStateException("row " + id + " missing");
-    }
-    return r.rawCells()[0].getValueLength();
+    return length;
   }
 
   private int scan(ThreadState t, RegionLatency latency) throws IOException {
-    long id = t.random.nextLong(data.rows() - SCAN_ROWS);
+    long id = t.random.nextLong(stack.rows() - SCAN_ROWS);
     long start = System.nanoTime();
     Scan scan = new Scan().withStartRow(RegionDataset.rowKey(id)).withStopRow(RegionDataset.rowKey(id + SCAN_ROWS));
     int rows = 0;
-    try (RegionScanner scanner = region.getScanner(scan)) {
+    try (RegionScanner scanner = stack.region().getScanner(scan)) {
       boolean more;
       do {
         t.cells.clear();

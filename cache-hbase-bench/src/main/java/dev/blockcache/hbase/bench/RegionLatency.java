@@ -52,16 +52,17 @@ public class RegionLatency {
   public void start(RegionGetBenchmark bench, ThreadParams thread, IterationParams iteration) {
     histogram.reset();
     shares = thread.getThreadCount() * iteration.getCount();
-    hitsAtStart = bench.l2Hits();
-    requestsAtStart = bench.l2Requests();
+    hitsAtStart = bench.stack().l2Hits();
+    requestsAtStart = bench.stack().l2Requests();
   }
 
   @TearDown(Level.Iteration)
   public void finish(RegionGetBenchmark bench) {
     p99Us = histogram.getValueAtPercentile(99) / 1_000.0 / shares;
-    heapBytesPerBlock = bench.heapBytesPerBlock() / shares;
-    fixedHeapKib = bench.fixedHeapKib() / shares;
-    long requests = bench.l2Requests() - requestsAtStart;
-    l2HitRatio = requests == 0 ? 0 : (double) (bench.l2Hits() - hitsAtStart) / requests / shares;
+    RegionStack stack = bench.stack();
+    heapBytesPerBlock = stack.heapBytesPerBlock() / shares;
+    fixedHeapKib = stack.fixedHeapKib() / shares;
+    long requests = stack.l2Requests() - requestsAtStart;
+    l2HitRatio = requests == 0 ? 0 : (double) (stack.l2Hits() - hitsAtStart) / requests / shares;
   }
 }

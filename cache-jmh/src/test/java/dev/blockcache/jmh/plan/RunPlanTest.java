@@ -71,6 +71,19 @@ class RunPlanTest {
   }
 
   @Test
+  void fullModeOnlyClassesRunInQuickModeOnlyWhenTheIncludeNamesNothingElse() {
+    List<String> names = List.of("a.b.L2GetBenchmark.get1Thread",
+        "dev.blockcache.hbase.bench.RegionThreadScalingExperiment.threads05");
+
+    RunPlan all = RunPlan.quick(".*", names);
+    assertFalse(all.runs().stream().anyMatch(r -> selects(r, names.get(1))), all.runs().toString());
+    assertTrue(all.runs().stream().anyMatch(r -> selects(r, names.get(0))));
+
+    RunPlan named = RunPlan.quick("RegionThreadScaling", names);
+    assertTrue(named.runs().stream().anyMatch(r -> selects(r, names.get(1))), named.runs().toString());
+  }
+
+  @Test
   void matchesAnyTellsWhetherAnIncludeSelectsACompiledBenchmark() {
     assertTrue(RunPlan.matchesAny("L2GetBenchmark"));
     assertFalse(RunPlan.matchesAny("RegionGetBenchmark"), "cache-hbase-bench's benchmarks are not compiled here");
