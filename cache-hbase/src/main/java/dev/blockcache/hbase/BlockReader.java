@@ -11,6 +11,7 @@ import org.apache.hadoop.hbase.io.hfile.Cacheable;
 import org.apache.hadoop.hbase.io.hfile.CacheableDeserializer;
 import org.apache.hadoop.hbase.io.hfile.CacheableDeserializerIdManager;
 import org.apache.hadoop.hbase.nio.ByteBuff;
+import org.apache.hadoop.hbase.nio.SingleByteBuff;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -70,8 +71,8 @@ final class BlockReader {
     int start = view.readerIndex() + SerializedBlock.PREFIX_LENGTH;
     int length = SerializedBlock.blockLength(view);
     if (view.isDirect()) {
-      ByteBuffer bytes = view.nioBuffer(start, length);
-      return ByteBuff.wrap(new ByteBuffer[] {bytes}, view::release);
+      // A SingleByteBuff directly: ByteBuff.wrap would take an array for the one buffer, an allocation per hit.
+      return new SingleByteBuff(view::release, view.nioBuffer(start, length));
     }
     byte[] copy = new byte[length];
     try {

@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.hadoop.conf.Configuration;
@@ -206,6 +207,32 @@ public final class HBaseL2Cache implements BlockCache {
   @Override
   public Iterator<CachedBlock> iterator() {
     return CachedBlocks.of(l2);
+  }
+
+  /**
+   * Whether {@code cacheKey}'s block is in the L2, without counting a hit or miss (HBase's prefetch asks, to skip
+   * blocks a persistent cache restored). On a {@code file:} engine this reads the block.
+   */
+  @Override
+  public Optional<Boolean> isAlreadyCached(BlockCacheKey cacheKey) {
+    return Optional.of(l2.read(HBaseKeys.key(cacheKey), probeOptions(cacheKey), block -> { }));
+  }
+
+  /**
+   * The on-disk size with header of {@code cacheKey}'s HFile block when it is in the L2, read from the stored block's
+   * header (HBase's prefetch skips that many bytes of the file); empty on a miss or a block that is not an HFile
+   * block. Counts no hit or miss; on a {@code file:} engine this reads the block.
+   */
+  @Override
+  public Optional<Integer> getBlockSize(BlockCacheKey cacheKey) {
+    int[] size = {0};
+    boolean found = l2.read(HBaseKeys.key(cacheKey), probeOptions(cacheKey),
+        block -> size[0] = SerializedBlock.onDiskSizeWithHeader(block));
+    return found && size[0] > 0 ? Optional.of(size[0]) : Optional.empty();
+  }
+
+  private static ReadOptions probeOptions(BlockCacheKey cacheKey) {
+    return ReadOptions.of(HBaseKeys.type(cacheKey.getBlockType())).notCaching().withoutStats();
   }
 
   /** No sub-caches: HBase's convention for a single tier. */

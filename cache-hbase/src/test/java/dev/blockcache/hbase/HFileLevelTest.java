@@ -10,6 +10,7 @@ import java.io.DataInput;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
+import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -18,10 +19,12 @@ import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.KeyValue;
 import org.apache.hadoop.hbase.io.ByteBuffAllocator;
 import org.apache.hadoop.hbase.io.encoding.DataBlockEncoding;
+import org.apache.hadoop.hbase.io.hfile.BlockCacheKey;
 import org.apache.hadoop.hbase.io.hfile.CacheConfig;
 import org.apache.hadoop.hbase.io.hfile.CacheStats;
 import org.apache.hadoop.hbase.io.hfile.CachedBlock;
 import org.apache.hadoop.hbase.io.hfile.HFile;
+import org.apache.hadoop.hbase.io.hfile.HFileBlock;
 import org.apache.hadoop.hbase.io.hfile.HFileContext;
 import org.apache.hadoop.hbase.io.hfile.HFileContextBuilder;
 import org.apache.hadoop.hbase.io.hfile.HFileScanner;
@@ -148,6 +151,48 @@ class HFileLevelTest {
     HFile.Reader reader = HFile.createReader(fs, file, new CacheConfig(conf, null, cache, allocator), true, conf);
     assertEquals(ROWS, scanAll(conf, reader));
     assertEquals(0, cache.getStats().getMissCount(), "a restored block missed");
+    reader.close(true);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({"offheap", "file"})
+  void prefetchQuestionsAreAnsweredFromTheStoredBlocksWithoutCounting(String engine) throws IOException {
+    Configuration conf = conf(engine);
+    cache = TestCaches.ours(conf);
+    FileSystem fs = FileSystem.getLocal(conf);
+    Path file = new Path(dir.resolve("prefetch").toUri());
+    write(conf, fs, file, 4096, new CacheConfig(conf, null, null, ByteBuffAllocator.HEAP));
+    // The heap allocator: HBase's positional reads below keep one pooled buffer for the next block's header, which is
+    // HBase's reader's and not what this test is about.
+    HFile.Reader reader = HFile.createReader(fs, file, new CacheConfig(conf, null, cache, ByteBuffAllocator.HEAP),
+        true, conf);
+    assertEquals(ROWS, scanAll(conf, reader));
+    TestCaches.drain(cache);
+    CacheStats stats = cache.getStats();
+    long hits = stats.getHitCount();
+    long misses = stats.getMissCount();
+
+    int dataBlocks = 0;
+    long end = reader.getTrailer().getLoadOnOpenDataOffset();
+    for (long offset = 0; offset < end;) {
+      HFileBlock block = reader.readBlock(offset, -1, false, true, false, false, null, null);
+      int onDisk = block.getOnDiskSizeWithHeader();
+      boolean data = block.getBlockType().isData();
+      block.release();
+      if (data) {
+        BlockCacheKey key = new BlockCacheKey(file.getName(), offset);
+        assertEquals(Optional.of(true), cache.isAlreadyCached(key), "block at " + offset);
+        assertEquals(Optional.of(onDisk), cache.getBlockSize(key), "on-disk size of the block at " + offset);
+        dataBlocks++;
+      }
+      offset += onDisk;
+    }
+    assertTrue(dataBlocks > 5, "data blocks walked: " + dataBlocks);
+    BlockCacheKey absent = new BlockCacheKey(file.getName(), end + 1);
+    assertEquals(Optional.of(false), cache.isAlreadyCached(absent));
+    assertEquals(Optional.empty(), cache.getBlockSize(absent));
+    assertEquals(hits, stats.getHitCount(), "a prefetch question counted a hit");
+    assertEquals(misses, stats.getMissCount(), "a prefetch question counted a miss");
     reader.close(true);
   }
 

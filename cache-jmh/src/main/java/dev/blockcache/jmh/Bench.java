@@ -39,6 +39,9 @@ import org.openjdk.jmh.runner.options.TimeValue;
  *       {@code competitor=OURS_LRU,HBASE_LRU;distribution=ZIPF}.</li>
  *   <li>{@code bench.jvmArgs} (default none): extra flags for every fork, space-separated, added to (not replacing)
  *       {@link BenchmarkDefaults}' flags, e.g. {@code -Dio.netty.leakDetection.level=disabled}.</li>
+ *   <li>{@code bench.optional=true}: when {@code bench.include} matches none of the benchmarks on the classpath,
+ *       print so and write nothing instead of failing (for a second module run by the same {@code -Pbench} command,
+ *       such as cache-hbase-bench).</li>
  *   <li>{@code bench.results} (default {@code results}): the directory the files go to, created if missing;
  *       written as {@code jmh-MODE.json} and {@code report-MODE.md}, plus {@code experiments-MODE.md} and its PNG
  *       charts when the run included experiments ({@link ExperimentReport}).</li>
@@ -102,12 +105,16 @@ public final class Bench {
 
   public static void main(String[] args) throws RunnerException, IOException {
     Mode mode = Mode.fromProperties();
+    String include = System.getProperty("bench.include", ".*");
+    if (Boolean.getBoolean("bench.optional") && !RunPlan.matchesAny(include)) {
+      System.out.println("bench.include '" + include + "' matches no benchmark here: nothing to run");
+      return;
+    }
     String name = mode.name().toLowerCase(Locale.ROOT);
     Path dir = Path.of(System.getProperty("bench.results", "results")).toAbsolutePath().normalize();
     Files.createDirectories(dir);
     Path json = dir.resolve("jmh-" + name + ".json");
     Path markdown = dir.resolve("report-" + name + ".md");
-    String include = System.getProperty("bench.include", ".*");
     Map<String, List<String>> userParams = parseParams(System.getProperty("bench.params", ""));
 
     List<RunPlan.Run> runs = mode == Mode.QUICK && userParams.isEmpty()

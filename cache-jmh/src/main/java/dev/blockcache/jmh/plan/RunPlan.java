@@ -52,8 +52,32 @@ public final class RunPlan {
     return quick(include, readBenchmarks());
   }
 
-  /** As {@link #quick(String)} over the given {@code class.method} names. */
+  /** Whether {@code include} matches a benchmark of this class loader's benchmark list. */
+  public static boolean matchesAny(String include) {
+    Pattern pattern = Pattern.compile(include);
+    return readBenchmarks().stream().anyMatch(name -> pattern.matcher(name).find());
+  }
+
+  /**
+   * As {@link #quick(String)} over the given {@code class.method} names. Classes that {@link QuickCells} runs in full
+   * mode only are left out, unless nothing else matches {@code include} (then the include names them on purpose).
+   */
   static RunPlan quick(String include, List<String> benchmarks) {
+    RunPlan plan = quick(include, benchmarks, FullModeOnly.LEFT_OUT);
+    return plan.runs.isEmpty() ? quick(include, benchmarks, FullModeOnly.INCLUDED) : plan;
+  }
+
+  /** Whether {@link QuickCells#fullModeOnly} classes take part in a quick plan. */
+  private enum FullModeOnly { LEFT_OUT, INCLUDED }
+
+  private RunPlan refuseIfEmpty(String include) {
+    if (runs.isEmpty()) {
+      throw new IllegalArgumentException("bench.include '" + include + "' matches no benchmark");
+    }
+    return this;
+  }
+
+  private static RunPlan quick(String include, List<String> benchmarks, FullModeOnly fullModeOnly) {
     Pattern pattern = Pattern.compile(include);
     List<String> unrestricted = new ArrayList<>();
     Map<String, List<String>> restrictedByClass = new LinkedHashMap<>();
@@ -63,6 +87,9 @@ public final class RunPlan {
       }
       int dot = name.lastIndexOf('.');
       String benchmarkClass = name.substring(0, dot);
+      if (fullModeOnly == FullModeOnly.LEFT_OUT && QuickCells.fullModeOnly(benchmarkClass)) {
+        continue;
+      }
       QuickCells.Restriction restriction = QuickCells.of(benchmarkClass);
       if (restriction == null) {
         unrestricted.add(exact(name));
@@ -76,10 +103,8 @@ public final class RunPlan {
     }
     restrictedByClass.forEach((benchmarkClass, includes) ->
         runs.add(new Run(includes, QuickCells.of(benchmarkClass).params())));
-    if (runs.isEmpty()) {
-      throw new IllegalArgumentException("bench.include '" + include + "' matches no benchmark");
-    }
-    return new RunPlan(runs);
+    RunPlan plan = new RunPlan(runs);
+    return fullModeOnly == FullModeOnly.INCLUDED ? plan.refuseIfEmpty(include) : plan;
   }
 
   private static String exact(String name) {

@@ -2,6 +2,7 @@ package dev.blockcache.jmh.plan;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -67,6 +68,25 @@ class RunPlanTest {
 
     assertTrue(names.contains("dev.blockcache.jmh.l2.L2GetBenchmark.get1Thread"), names.toString());
     assertTrue(names.contains("dev.blockcache.jmh.experiments.ThreadScalingExperiment.threads20"), names.toString());
+  }
+
+  @Test
+  void fullModeOnlyClassesRunInQuickModeOnlyWhenTheIncludeNamesNothingElse() {
+    List<String> names = List.of("a.b.L2GetBenchmark.get1Thread",
+        "dev.blockcache.hbase.bench.RegionThreadScalingExperiment.threads05");
+
+    RunPlan all = RunPlan.quick(".*", names);
+    assertFalse(all.runs().stream().anyMatch(r -> selects(r, names.get(1))), all.runs().toString());
+    assertTrue(all.runs().stream().anyMatch(r -> selects(r, names.get(0))));
+
+    RunPlan named = RunPlan.quick("RegionThreadScaling", names);
+    assertTrue(named.runs().stream().anyMatch(r -> selects(r, names.get(1))), named.runs().toString());
+  }
+
+  @Test
+  void matchesAnyTellsWhetherAnIncludeSelectsACompiledBenchmark() {
+    assertTrue(RunPlan.matchesAny("L2GetBenchmark"));
+    assertFalse(RunPlan.matchesAny("RegionGetBenchmark"), "cache-hbase-bench's benchmarks are not compiled here");
   }
 
   private static boolean selects(RunPlan.Run run, String benchmark) {
