@@ -255,7 +255,9 @@ class BucketCacheTest {
    */
   @Test
   void theSizeClassPassEvictsItemsNotBytes() {
-    BucketCacheConfig config = BucketCaches.config("heap", 4096).bucketSizes(256, 512).build();
+    // HBase's policy: its size-class pass is what this pins (the default policy admits by frequency instead).
+    BucketCacheConfig config = BucketCaches.config("heap", 4096).bucketSizes(256, 512).evictionPolicy(L2Policy.HBASE)
+        .build();
     try (BucketCache cache = BucketCaches.create(config)) {
       assertEquals(CacheResult.CACHED, put(cache, BlockKey.of("big", 0), 400)); // bucket 0 goes to the 512 class
       BucketCaches.drain(cache);
@@ -352,7 +354,9 @@ class BucketCacheTest {
    */
   @Test
   void aMemoryEngineCopiesIntoAFreeSlotAndQueuesOnceEvictionIsNeeded() throws Exception {
-    BucketCacheConfig config = BucketCaches.config("offheap", 8L << 20).queueAdditionWaitTimeMs(10_000).build();
+    // HBase's policy admits every block, so each insert past the full mark takes the queued path.
+    BucketCacheConfig config = BucketCaches.config("offheap", 8L << 20).queueAdditionWaitTimeMs(10_000)
+        .evictionPolicy(L2Policy.HBASE).build();
     try (BucketCache cache = BucketCache.create(config)) {
       BlockKey first = BlockKey.of("f", 0);
       assertEquals(CacheResult.CACHED, put(cache, first, 4000));
