@@ -35,8 +35,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
 
 /**
- * The L2 cache: blocks in slots of an {@link IoEngine}, found through a compact {@link dev.blockcache.bucket.index.BlockIndex},
- * written by a bounded {@link WriterPipeline}, read as zero-copy views on memory engines.
+ * The L2 cache: blocks in slots of an {@link IoEngine}, found through a compact
+ * {@link dev.blockcache.bucket.index.BlockIndex}, written by a bounded {@link WriterPipeline}, read as zero-copy views
+ * on memory engines.
  *
  * <h2>Life of an entry</h2>
  * <ol>
@@ -356,7 +357,8 @@ public final class BucketCache implements BlockCache {
     if ((long) BlockHeader.headerLength(key) + block.readableBytes() > allocator.maxItemSize()) {
       return CacheResult.TOO_LARGE;
     }
-    if (index.get(key) != IndexEntry.ABSENT) {
+    if (index.peek(key) != IndexEntry.ABSENT) {
+      index.get(key); // an access for the policy, as a get is; an absent key is not counted (its miss was)
       return CacheResult.ALREADY_CACHED;
     }
     CacheResult declined = admission.admit(key, storedLength(key, block));

@@ -111,7 +111,8 @@ public final class BucketCacheConfig {
 
   private BucketCacheConfig(Builder b) {
     if (b.ioEngine == null || b.ioEngine.isBlank()) {
-      throw new ConfigException(IOENGINE, b.ioEngine, "an engine: heap, offheap, file:/path, files:/p1,/p2 or mmap:/path");
+      throw new ConfigException(IOENGINE, b.ioEngine,
+          "an engine: heap, offheap, file:/path, files:/p1,/p2 or mmap:/path");
     }
     this.ioEngine = b.ioEngine.trim();
     this.bucketSizes = checkBucketSizes(b.bucketSizes);
@@ -164,7 +165,8 @@ public final class BucketCacheConfig {
   private static int[] checkBucketSizes(int[] sizes) {
     String problem = BucketAllocator.itemSizesProblem(sizes);
     if (problem != null) {
-      String text = sizes == null ? "" : Arrays.stream(sizes).mapToObj(String::valueOf).collect(Collectors.joining(","));
+      String text = sizes == null ? ""
+          : Arrays.stream(sizes).mapToObj(String::valueOf).collect(Collectors.joining(","));
       throw new ConfigException(BUCKET_SIZES, text, "a comma-separated list of item sizes in bytes: " + problem);
     }
     return sizes.clone();

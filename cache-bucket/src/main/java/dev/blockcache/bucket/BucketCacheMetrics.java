@@ -59,7 +59,10 @@ public final class BucketCacheMetrics {
     return notAdmitted;
   }
 
-  /** Blocks declined because writing them would have exceeded the write budget ({@link CacheResult#OVER_WRITE_BUDGET}). */
+  /**
+   * Blocks declined because writing them would have exceeded the write budget
+   * ({@link CacheResult#OVER_WRITE_BUDGET}).
+   */
   public long overWriteBudgetCount() {
     return overWriteBudget;
   }

@@ -207,8 +207,9 @@ final class SpaceReclaimer {
     for (CachePriority p : CachePriority.values()) {
       targets[p.ordinal()] = (long) (factors[p.ordinal()] * minSize * storedPerItemByte);
     }
-    long[] plan = PriorityEvictionPlanner.plan((long) (bytesToFree * storedPerItemByte), sizes, targets,
-        config.memoryFactor() >= 1f);
+    PriorityEvictionPlanner.Mode mode = config.memoryFactor() >= 1f
+        ? PriorityEvictionPlanner.Mode.PROTECT_IN_MEMORY : PriorityEvictionPlanner.Mode.NORMAL;
+    long[] plan = PriorityEvictionPlanner.plan((long) (bytesToFree * storedPerItemByte), sizes, targets, mode);
     long freed = 0;
     for (CachePriority p : CachePriority.values()) {
       if (plan[p.ordinal()] > 0) {

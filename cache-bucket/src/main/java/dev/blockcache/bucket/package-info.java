@@ -22,9 +22,10 @@
  * nested) with only those two held; a get takes a pin stripe and a segment lock one after the other, never nested.
  * Locks outside this chain are leaves or taken alone: the writer queues and {@code WriterPipeline}'s progress lock
  * (signalled after a batch, with the batch lock released by the thread in {@code awaitWritten});
- * {@code IoErrorTolerance}'s monitor; the {@code FileIoEngine} page-lock stripes (taken in ascending stripe order,
- * around IO only); {@code IndexPersister}'s checkpoint lock, under which a checkpoint takes one segment's read lock
- * at a time and syncs the engine; the cache's own monitor (its closed flag only).
+ * {@code IoErrorTolerance}'s monitor; {@code WriteBudget}'s monitor (taken alone, never while the reclaimer's is
+ * held); the {@code FileIoEngine} page-lock stripes (taken in ascending stripe order, around IO only);
+ * {@code IndexPersister}'s checkpoint lock, under which a checkpoint takes one segment's read lock at a time and syncs
+ * the engine; the cache's own monitor (its closed flag only).
  *
  * <p>Why this order: the allocator and the pin table are the hottest shared locks after the segments, and a segment
  * write lock blocks every get of its stripe; freeing slots after the segment lock is released keeps gets from waiting

@@ -25,19 +25,32 @@ public final class PriorityEvictionPlanner {
 
   private PriorityEvictionPlanner() {}
 
+  /** Which of the two modes in the class notes a plan follows. */
+  public enum Mode {
+    /** Only priorities above their target give bytes. */
+    NORMAL,
+    /** In-memory force mode (or a memory share of 1): in-memory blocks go last. */
+    PROTECT_IN_MEMORY;
+
+    /** The mode of an LRU configured with {@code inMemoryForceMode} and a memory share of {@code memoryShare}. */
+    public static Mode of(boolean inMemoryForceMode, float memoryShare) {
+      return inMemoryForceMode || memoryShare > 0.999f ? PROTECT_IN_MEMORY : NORMAL;
+    }
+  }
+
   /**
    * Bytes to free per priority (indexed by {@link CachePriority#ordinal()}).
    *
    * @param sizes current bytes per priority
    * @param targets each priority's share of the post-eviction size
-   * @param protectMemory in-memory force mode, or a memory share of 1
+   * @param mode whether in-memory blocks are protected
    */
-  public static long[] plan(long bytesToFree, long[] sizes, long[] targets, boolean protectMemory) {
+  public static long[] plan(long bytesToFree, long[] sizes, long[] targets, Mode mode) {
     long[] plan = new long[CachePriority.COUNT];
     if (bytesToFree <= 0) {
       return plan;
     }
-    if (protectMemory) {
+    if (mode == Mode.PROTECT_IN_MEMORY) {
       planProtectingMemory(bytesToFree, sizes, plan);
     } else {
       planByOverflow(bytesToFree, sizes, targets, plan);

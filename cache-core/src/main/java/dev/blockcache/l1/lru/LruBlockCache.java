@@ -332,8 +332,8 @@ public final class LruBlockCache implements BlockCache {
         (long) (floor * decimal(config.singlePercentage())),
         (long) (floor * decimal(config.multiPercentage())),
         (long) (floor * decimal(config.memoryPercentage()))};
-    boolean protectMemory = config.inMemoryForceMode() || config.memoryPercentage() > 0.999f;
-    long[] plan = PriorityEvictionPlanner.plan(current - floor, sizes, targets, protectMemory);
+    long[] plan = PriorityEvictionPlanner.plan(current - floor, sizes, targets,
+        PriorityEvictionPlanner.Mode.of(config.inMemoryForceMode(), config.memoryPercentage()));
     for (int p = 0; p < plan.length; p++) {
       if (plan[p] > 0) {
         freeLocked(p, plan[p]);
