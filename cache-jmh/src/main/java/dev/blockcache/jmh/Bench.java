@@ -117,9 +117,9 @@ public final class Bench {
     Path markdown = dir.resolve("report-" + name + ".md");
     Map<String, List<String>> userParams = parseParams(System.getProperty("bench.params", ""));
 
-    List<RunPlan.Run> runs = mode == Mode.QUICK && userParams.isEmpty()
-        ? RunPlan.quick(include).runs()
-        : List.of(new RunPlan.Run(List.of(include), userParams));
+    List<RunPlan.Run> runs = !userParams.isEmpty() || mode == Mode.FULL
+        ? List.of(new RunPlan.Run(List.of(include), userParams))
+        : mode == Mode.SMOKE ? RunPlan.smoke(include).runs() : RunPlan.quick(include).runs();
     List<Path> parts = new ArrayList<>();
     for (int i = 0; i < runs.size(); i++) {
       Path part = runs.size() == 1 ? json : dir.resolve("jmh-" + name + ".part" + i + ".json");

@@ -50,7 +50,24 @@ public final class QuickCells {
   private static final Set<String> FULL_MODE_ONLY = Set.of(
       "dev.blockcache.hbase.bench.RegionThreadScalingExperiment");
 
+  /**
+   * Where the smoke run ({@code bench.smoke}, CI's proof that every benchmark runs and reports) differs from the
+   * quick cells: the region benchmark's scans run too (every method), and the full-mode-only experiment runs its
+   * smallest thread count.
+   */
+  private static final Map<String, Restriction> SMOKE_BY_CLASS = Map.of(
+      "dev.blockcache.hbase.bench.RegionGetBenchmark",
+      new Restriction(BY_CLASS.get("dev.blockcache.hbase.bench.RegionGetBenchmark").params(), Set.of()),
+      "dev.blockcache.hbase.bench.RegionThreadScalingExperiment",
+      new Restriction(Map.of(), Set.of("threads05")));
+
   private QuickCells() {
+  }
+
+  /** The smoke run's restriction of {@code benchmarkClass}, or {@code null} when it runs all of it. */
+  static Restriction smokeOf(String benchmarkClass) {
+    Restriction smoke = SMOKE_BY_CLASS.get(benchmarkClass);
+    return smoke != null ? smoke : BY_CLASS.get(benchmarkClass);
   }
 
   /** Whether quick mode leaves {@code benchmarkClass} (fully qualified) out unless it is all the include matches. */

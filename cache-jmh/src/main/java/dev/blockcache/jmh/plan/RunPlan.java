@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
@@ -52,6 +53,22 @@ public final class RunPlan {
     return quick(include, readBenchmarks());
   }
 
+  /**
+   * The smoke run's runs over the benchmarks matching {@code include}: every benchmark class, full-mode-only ones
+   * included, in the cells {@link QuickCells#smokeOf} keeps, so that CI proves each one runs and reports without
+   * running every cell.
+   *
+   * @throws IllegalArgumentException when {@code include} matches no benchmark
+   */
+  public static RunPlan smoke(String include) {
+    return plan(include, readBenchmarks(), FullModeOnly.INCLUDED, QuickCells::smokeOf).refuseIfEmpty(include);
+  }
+
+  /** As {@link #smoke(String)} over the given {@code class.method} names. */
+  static RunPlan smoke(String include, List<String> benchmarks) {
+    return plan(include, benchmarks, FullModeOnly.INCLUDED, QuickCells::smokeOf).refuseIfEmpty(include);
+  }
+
   /** Whether {@code include} matches a benchmark of this class loader's benchmark list. */
   public static boolean matchesAny(String include) {
     Pattern pattern = Pattern.compile(include);
@@ -78,6 +95,12 @@ public final class RunPlan {
   }
 
   private static RunPlan quick(String include, List<String> benchmarks, FullModeOnly fullModeOnly) {
+    RunPlan plan = plan(include, benchmarks, fullModeOnly, QuickCells::of);
+    return fullModeOnly == FullModeOnly.INCLUDED ? plan.refuseIfEmpty(include) : plan;
+  }
+
+  private static RunPlan plan(String include, List<String> benchmarks, FullModeOnly fullModeOnly,
+      Function<String, QuickCells.Restriction> restrictions) {
     Pattern pattern = Pattern.compile(include);
     List<String> unrestricted = new ArrayList<>();
     Map<String, List<String>> restrictedByClass = new LinkedHashMap<>();
@@ -90,7 +113,7 @@ public final class RunPlan {
       if (fullModeOnly == FullModeOnly.LEFT_OUT && QuickCells.fullModeOnly(benchmarkClass)) {
         continue;
       }
-      QuickCells.Restriction restriction = QuickCells.of(benchmarkClass);
+      QuickCells.Restriction restriction = restrictions.apply(benchmarkClass);
       if (restriction == null) {
         unrestricted.add(exact(name));
       } else if (restriction.keepsMethod(name.substring(dot + 1))) {
@@ -102,9 +125,8 @@ public final class RunPlan {
       runs.add(new Run(unrestricted, Map.of()));
     }
     restrictedByClass.forEach((benchmarkClass, includes) ->
-        runs.add(new Run(includes, QuickCells.of(benchmarkClass).params())));
-    RunPlan plan = new RunPlan(runs);
-    return fullModeOnly == FullModeOnly.INCLUDED ? plan.refuseIfEmpty(include) : plan;
+        runs.add(new Run(includes, restrictions.apply(benchmarkClass).params())));
+    return new RunPlan(runs);
   }
 
   private static String exact(String name) {

@@ -84,6 +84,31 @@ class RunPlanTest {
   }
 
   @Test
+  void theSmokePlanRunsEveryClassInItsQuickCellsWithTheRegionScansAndOneFullModeOnlyCell() {
+    List<String> names = List.of("dev.blockcache.jmh.l2.L2GetBenchmark.get1Thread",
+        "dev.blockcache.hbase.bench.RegionGetBenchmark.getT1",
+        "dev.blockcache.hbase.bench.RegionGetBenchmark.scanT1",
+        "dev.blockcache.hbase.bench.RegionThreadScalingExperiment.threads05",
+        "dev.blockcache.hbase.bench.RegionThreadScalingExperiment.threads75");
+
+    List<RunPlan.Run> runs = RunPlan.smoke(".*", names).runs();
+
+    RunPlan.Run l2 = run(runs, names.get(0));
+    assertEquals(List.of("OURS_ZERO_COPY", "OURS_COPY", "HBASE_BUCKET", "CHM"), l2.params().get("competitor"));
+    RunPlan.Run region = run(runs, names.get(1));
+    assertTrue(selects(region, names.get(2)), "the scans are smoke-tested although quick mode leaves them out");
+    assertEquals(List.of("HBASE_BUCKET", "OURS_OFFHEAP"), region.params().get("competitor"));
+    RunPlan.Run scaling = run(runs, names.get(3));
+    assertFalse(selects(scaling, names.get(4)), "one thread count is enough to prove the experiment runs");
+    assertEquals(Map.of(), scaling.params());
+  }
+
+  private static RunPlan.Run run(List<RunPlan.Run> runs, String benchmark) {
+    return runs.stream().filter(r -> selects(r, benchmark)).findFirst()
+        .orElseThrow(() -> new AssertionError(benchmark + " not in " + runs));
+  }
+
+  @Test
   void matchesAnyTellsWhetherAnIncludeSelectsACompiledBenchmark() {
     assertTrue(RunPlan.matchesAny("L2GetBenchmark"));
     assertFalse(RunPlan.matchesAny("RegionGetBenchmark"), "cache-hbase-bench's benchmarks are not compiled here");
