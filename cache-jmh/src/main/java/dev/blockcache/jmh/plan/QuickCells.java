@@ -7,8 +7,8 @@ import java.util.Set;
 /**
  * The cells the quick suite leaves out, per benchmark class: the floors and reference points that explain a ratio
  * but are not a competitor (the map and prebuilt-key rows of the L1 benchmark, its scoped-read variants) (they run in full mode and on request), and thread counts of the thread-scaling
- * experiment between the ones that give its shape, and the region benchmark's (cache-hbase-bench) {@code file:} L2 and
- * scans, which keep its share of the quick suite's time to its offheap gets; and, whole, the experiments named in
+ * experiment between the ones that give its shape, and the region benchmark's (cache-hbase-bench) {@code file:} L2,
+ * scans and dataset at 4x the L2, which keep its share of the quick suite's time to its offheap gets; and, whole, the experiments named in
  * {@link #fullModeOnly}. Every competitor a target names, and every cell an experiment's report needs, stays in.
  *
  * <p>Thread-safety: immutable.
@@ -39,9 +39,11 @@ public final class QuickCells {
       new Restriction(Map.of("competitor", List.of("OURS", "RAW_FILECHANNEL", "HBASE_BUCKET")), Set.of()),
       "dev.blockcache.jmh.experiments.ThreadScalingExperiment",
       new Restriction(Map.of(), Set.of("threads05", "threads20", "threads75")),
-      // cache-hbase-bench: gets at 1 and 2 threads, both datasets, HBase's BucketCache against ours offheap.
+      // cache-hbase-bench: gets at 1 and 2 threads from an L2 that holds the dataset, HBase's BucketCache against
+      // ours offheap (the dataset at 4x the L2 runs in full mode).
       "dev.blockcache.hbase.bench.RegionGetBenchmark",
-      new Restriction(Map.of("competitor", List.of("HBASE_BUCKET", "OURS_OFFHEAP")), Set.of("getT1", "getT2")));
+      new Restriction(Map.of("competitor", List.of("HBASE_BUCKET", "OURS_OFFHEAP"), "dataset", List.of("IN_CACHE")),
+          Set.of("getT1", "getT2")));
 
   /**
    * Benchmark classes the quick suite leaves out whole (long experiments that run in full mode); a quick run whose
