@@ -9,6 +9,7 @@ import dev.blockcache.api.CacheStats;
 import dev.blockcache.api.CachePriority;
 import dev.blockcache.api.ReadOptions;
 import dev.blockcache.bucket.alloc.BucketAllocator;
+import dev.blockcache.bucket.alloc.ItemSizes;
 import dev.blockcache.bucket.engine.ChannelIo;
 import dev.blockcache.bucket.engine.FileEngineOptions;
 import dev.blockcache.bucket.engine.IoEngine;
@@ -146,7 +147,7 @@ public final class BucketCache implements BlockCache {
 
   /** The bytes of engine {@link #create} makes for {@code config}: its capacity rounded down to whole buckets. */
   public static long engineCapacity(BucketCacheConfig config) {
-    return BucketAllocator.usableCapacity(config.capacity(), config.bucketSizes());
+    return ItemSizes.usableCapacity(config.capacity(), config.bucketSizes());
   }
 
   /** The engine segment size {@link #create} uses for {@code config}. */

@@ -1,6 +1,7 @@
 package dev.blockcache.bucket;
 
 import dev.blockcache.bucket.alloc.BucketAllocator;
+import dev.blockcache.bucket.alloc.ItemSizes;
 import dev.blockcache.config.Checks;
 import dev.blockcache.config.ConfigException;
 import java.util.Arrays;
@@ -12,7 +13,7 @@ import java.util.stream.Collectors;
  *
  * <p>Built in code with {@link #builder(String, long)}, from an hbase-site.xml's values by {@link BucketCacheReader},
  * or from another config with {@link #toBuilder()}; {@code build()} validates and every error names the HBase key, the
- * value and what is accepted. Rules about item sizes and buckets are the allocator's ({@link BucketAllocator}); the
+ * value and what is accepted. Rules about item sizes and buckets are the allocator's ({@link ItemSizes}); the
  * rule that inline writes need a memory engine is checked by the cache against its engine.
  *
  * <p>Thread-safety: immutable.
@@ -116,7 +117,7 @@ public final class BucketCacheConfig {
     }
     this.ioEngine = b.ioEngine.trim();
     this.bucketSizes = checkBucketSizes(b.bucketSizes);
-    long bucketCapacity = BucketAllocator.bucketCapacity(bucketSizes);
+    long bucketCapacity = ItemSizes.bucketCapacity(bucketSizes);
     if (b.capacity < bucketCapacity) {
       throw new ConfigException(SIZE, b.capacity + " bytes",
           "at least one bucket (" + BucketAllocator.ITEMS_OF_LARGEST_PER_BUCKET + " x the largest item size = "
@@ -163,7 +164,7 @@ public final class BucketCacheConfig {
   }
 
   private static int[] checkBucketSizes(int[] sizes) {
-    String problem = BucketAllocator.itemSizesProblem(sizes);
+    String problem = ItemSizes.problem(sizes);
     if (problem != null) {
       String text = sizes == null ? ""
           : Arrays.stream(sizes).mapToObj(String::valueOf).collect(Collectors.joining(","));
@@ -219,7 +220,7 @@ public final class BucketCacheConfig {
 
   /** Bytes of one bucket, as the allocator cuts them from these item sizes. */
   public long bucketCapacity() {
-    return BucketAllocator.bucketCapacity(bucketSizes);
+    return ItemSizes.bucketCapacity(bucketSizes);
   }
 
   public int writerThreads() {

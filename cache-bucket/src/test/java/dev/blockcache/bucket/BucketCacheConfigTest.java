@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.blockcache.bucket.alloc.BucketAllocator;
+import dev.blockcache.bucket.alloc.ItemSizes;
 import dev.blockcache.config.ConfigException;
 import java.util.Arrays;
 import java.util.function.Consumer;
@@ -100,14 +100,14 @@ class BucketCacheConfigTest {
   @Test
   void itemSizesFollowTheAllocatorsRule() {
     for (int[] sizes : new int[][] {{1280, 1024}, {1000, 2048}, {0, 1280}, {1280, 1280}, {256, 1 << 30}}) {
-      String problem = BucketAllocator.itemSizesProblem(sizes);
+      String problem = ItemSizes.problem(sizes);
       assertTrue(problem != null, Arrays.toString(sizes));
       ConfigException e = assertThrows(ConfigException.class,
           () -> BucketCacheConfig.builder("offheap", 64 * MB).bucketSizes(sizes).build());
       assertEquals(BucketCacheConfig.BUCKET_SIZES, e.key());
       assertTrue(e.getMessage().contains(problem), e.getMessage());
     }
-    assertEquals(BucketAllocator.bucketCapacity(new int[] {1280, 8192}),
+    assertEquals(ItemSizes.bucketCapacity(new int[] {1280, 8192}),
         BucketCacheConfig.builder("offheap", 64 * MB).bucketSizes(1280, 8192).build().bucketCapacity());
   }
 

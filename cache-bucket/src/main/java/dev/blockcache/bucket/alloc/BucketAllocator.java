@@ -92,9 +92,9 @@ public final class BucketAllocator {
    * @throws IllegalArgumentException if the sizes are not valid or capacity is below one bucket
    */
   public BucketAllocator(long capacity, int[] itemSizes) {
-    this.itemSizes = checkSizes(itemSizes);
+    this.itemSizes = ItemSizes.checked(itemSizes);
     this.classOfUnit = this.itemSizes.length <= Short.MAX_VALUE ? classTable(this.itemSizes) : null;
-    this.bucketCapacity = bucketCapacityOf(this.itemSizes);
+    this.bucketCapacity = ItemSizes.bucketCapacity(this.itemSizes);
     long buckets = capacity / bucketCapacity;
     if (capacity < bucketCapacity) {
       throw new IllegalArgumentException(
@@ -125,55 +125,6 @@ public final class BucketAllocator {
     for (int b = bucketCount - 1; b >= 0; b--) {
       pushLocked(classes, b);
     }
-  }
-
-  /** The bytes an allocator built with these arguments can use: capacity rounded down to whole buckets. */
-  public static long usableCapacity(long capacity, int[] itemSizes) {
-    int bucket = bucketCapacityOf(checkSizes(itemSizes));
-    return Math.max(0, capacity) / bucket * bucket;
-  }
-
-  private static int bucketCapacityOf(int[] sizes) {
-    return Math.multiplyExact(sizes[sizes.length - 1], ITEMS_OF_LARGEST_PER_BUCKET);
-  }
-
-  private static int[] checkSizes(int[] itemSizes) {
-    String problem = itemSizesProblem(itemSizes);
-    if (problem != null) {
-      throw new IllegalArgumentException("item sizes " + Arrays.toString(itemSizes) + ": need " + problem);
-    }
-    return itemSizes.clone();
-  }
-
-  /**
-   * What is wrong with {@code itemSizes} as this allocator's item sizes, phrased as what is accepted instead; null
-   * when they are valid. The one statement of the rule, shared with the configuration's validation.
-   */
-  public static String itemSizesProblem(int[] itemSizes) {
-    if (itemSizes == null || itemSizes.length == 0) {
-      return "at least one size";
-    }
-    for (int i = 0; i < itemSizes.length; i++) {
-      if (itemSizes[i] <= 0 || itemSizes[i] % ITEM_ALIGNMENT != 0) {
-        return "positive multiples of " + ITEM_ALIGNMENT + " (" + itemSizes[i] + " is not)";
-      }
-      if (i > 0 && itemSizes[i] <= itemSizes[i - 1]) {
-        return "sizes in strictly ascending order";
-      }
-    }
-    if (itemSizes[itemSizes.length - 1] > Integer.MAX_VALUE / ITEMS_OF_LARGEST_PER_BUCKET) {
-      return "a largest size of at most " + Integer.MAX_VALUE / ITEMS_OF_LARGEST_PER_BUCKET + " bytes";
-    }
-    return null;
-  }
-
-  /**
-   * Bytes per bucket of an allocator with these item sizes: {@value #ITEMS_OF_LARGEST_PER_BUCKET} times the largest.
-   *
-   * @throws IllegalArgumentException if the sizes are not valid
-   */
-  public static int bucketCapacity(int[] itemSizes) {
-    return bucketCapacityOf(checkSizes(itemSizes));
   }
 
   /** Bytes per bucket: {@value #ITEMS_OF_LARGEST_PER_BUCKET} times the largest item size. */

@@ -56,7 +56,7 @@ class BucketAllocatorTest {
     assertEquals(16 * K, a.bucketCapacity());
     assertEquals(96 * K, a.capacity());
     assertEquals(6, a.bucketCount());
-    assertEquals(96 * K, BucketAllocator.usableCapacity(100 * K, SMALL));
+    assertEquals(96 * K, ItemSizes.usableCapacity(100 * K, SMALL));
     assertEquals(4 * K, a.maxItemSize());
     assertEquals(0, a.sizeClassOf(1));
     assertEquals(0, a.sizeClassOf(K));
