@@ -15,14 +15,12 @@ import dev.blockcache.bucket.engine.FileEngineOptions;
 import dev.blockcache.bucket.engine.IoEngine;
 import dev.blockcache.bucket.engine.IoEngineRegistry;
 import dev.blockcache.bucket.engine.PageCache;
-import dev.blockcache.bucket.format.BlockHeader;
 import dev.blockcache.bucket.index.IndexEntry;
 import dev.blockcache.bucket.write.PendingWrite;
 import dev.blockcache.bucket.write.QueueWait;
 import dev.blockcache.bucket.write.WriterPipeline;
 import dev.blockcache.bucket.alloc.SlotPins;
 import dev.blockcache.bucket.index.BlockIndex;
-import dev.blockcache.bucket.write.WaitingBlock;
 import dev.blockcache.config.ConfigException;
 import dev.blockcache.stats.StatsRecorder;
 import java.time.Duration;
@@ -68,7 +66,8 @@ import java.util.function.LongSupplier;
  * Each part gets what it needs and nothing else: the {@link SlotGuard} (pins, close, engine release), the
  * {@link dev.blockcache.bucket.index.BlockIndex}, the {@link RamCache}, the {@link SpaceReclaimer}, a
  * {@link SlotReader}, a {@link SlotWriter} behind the {@link WriterPipeline} (or an {@link InlineWriter}), the
- * {@link SlotRelease} sinks, the {@link SlotFaults} report, and {@link BucketPersistence}. This class wires them.
+ * {@link SlotRelease} sinks, the {@link SlotFaults} report, the {@link BlockInserter} (the insert path), and
+ * {@link BucketPersistence}. This class wires them.
  *
  * <h2>Lifecycle</h2>
  * A cache from the {@code create} factories is started: its persisted index restored (if configured), its checkpoint
@@ -93,16 +92,14 @@ public final class BucketCache implements BlockCache {
   private final StatsRecorder stats = new StatsRecorder();
   private final BucketCounters counters = new BucketCounters();
   private final SlotRelease release;
-  /** Whether a block not yet cached may enter (the eviction policy's admission and the write budget). */
-  private final Admission admission;
   private final IoErrorTolerance ioErrors;
   private final SlotFaults faults;
   private final WriterPipeline pipeline;
   private final SlotReader reader;
   /** Where {@code cacheBlock}'s copy goes: see {@link CopyPath}. */
   private final CopyPath copies;
-  /** Writes on the calling thread (memory engines), or null: every block is queued for the writers. */
-  private final InlineWriter inline;
+  /** {@code cacheBlock} and {@code handOver}: refusal, admission, copy path, queueing. */
+  private final BlockInserter inserter;
   /** Warm restart (checkpoint and restore), or null without {@code hbase.bucketcache.persistent.path}. */
   private final BucketPersistence persistence;
   private final int instance = INSTANCES.incrementAndGet();
@@ -201,7 +198,7 @@ public final class BucketCache implements BlockCache {
         SpaceReclaimer.sketchFor(config, expectedIndexEntries(engine.capacity())));
     this.release = new SlotRelease(stats, counters, slots);
     SpaceReclaimer reclaimer = new SpaceReclaimer(config, allocator, index, release.evicted, stats);
-    this.admission = new Admission(config, allocator.maxItemSize(), reclaimer, counters, clockMs);
+    Admission admission = new Admission(config, allocator.maxItemSize(), reclaimer, counters, clockMs);
     this.ioErrors = new IoErrorTolerance(config.ioErrorsToleratedMs(), clockMs);
     this.faults = new SlotFaults(engine.spec(), counters, ioErrors,
         new RateLimitedLog(LoggerFactory.getLogger(BucketCache.class), WARN_INTERVAL_MS, clockMs));
@@ -211,8 +208,10 @@ public final class BucketCache implements BlockCache {
     this.reader = new SlotReader(slots, index, new ReadBufferPool(allocator), faults, release.removed,
         SlotReadPolicy.of(config, engine));
     this.copies = copies;
-    this.inline = copies == CopyPath.QUEUED ? null
+    InlineWriter inline = copies == CopyPath.QUEUED ? null
         : new InlineWriter(slots, reclaimer, allocator, index, counters, faults);
+    this.inserter = new BlockInserter(() -> closed, ioErrors, allocator.maxItemSize(), index, admission, copies,
+        inline, ramCache, pipeline, this::fail);
     this.persistence = BucketPersistence.create(config, engine, allocator, index, counters, clockMs);
   }
 
@@ -269,18 +268,7 @@ public final class BucketCache implements BlockCache {
    * reference to {@code block}.
    */
   public CacheResult cacheBlock(BlockKey key, ByteBuf block, CacheOptions options, QueueWait wait) {
-    checkInsert(key, block, options, wait);
-    CacheResult result = refusal(key, block);
-    if (result == null && copies == CopyPath.SLOT) {
-      result = inline.write(key, block, options, storedLength(key, block));
-    } else if (result == null && copies == CopyPath.FREE_SLOT) {
-      result = ramCache.get(key) != null ? CacheResult.ALREADY_CACHED
-          : inline.writeIfFree(key, block, options, storedLength(key, block));
-    }
-    if (result == null) {
-      result = enqueue(key, WaitingBlock.copyOf(block, options.category()), options, wait);
-    }
-    return counted(result);
+    return inserter.cacheBlock(key, block, options, wait);
   }
 
   /**
@@ -300,98 +288,12 @@ public final class BucketCache implements BlockCache {
    * is null), the cache owns {@code block}'s reference from the call on and releases it.
    */
   public CacheResult handOver(BlockKey key, ByteBuf block, CacheOptions options, QueueWait wait) {
-    Objects.requireNonNull(block, "block");
-    try {
-      checkInsert(key, block, options, wait);
-    } catch (NullPointerException e) {
-      block.release();
-      throw e;
-    }
-    CacheResult result = refusal(key, block);
-    if (result == null && copies == CopyPath.SLOT) {
-      result = inline.write(key, block, options, storedLength(key, block));
-    } else if (result == null) {
-      return counted(enqueue(key, WaitingBlock.takeOver(block, options.category()), options, wait));
-    }
-    block.release(); // refused, or copied into its slot inline
-    return counted(result);
-  }
-
-  private static void checkInsert(BlockKey key, ByteBuf block, CacheOptions options, QueueWait wait) {
-    Objects.requireNonNull(key, "key");
-    Objects.requireNonNull(block, "block");
-    Objects.requireNonNull(options, "options");
-    Objects.requireNonNull(wait, "wait");
-  }
-
-  private CacheResult counted(CacheResult result) {
-    if (result.isFailure()) {
-      fail(result);
-    }
-    return result;
+    return inserter.handOver(key, block, options, wait);
   }
 
   private void fail(CacheResult reason) {
     counters.failed(reason);
     stats.failedInsertion();
-  }
-
-  private static int storedLength(BlockKey key, ByteBuf block) {
-    return BlockHeader.headerLength(key) + block.readableBytes();
-  }
-
-  /**
-   * Why {@code block} cannot be cached under {@code key}, or null if it can be tried. A key already in a slot counts
-   * as an access for the eviction policy, as a get would (HBase's caches do the same on a repeated insert).
-   */
-  private CacheResult refusal(BlockKey key, ByteBuf block) {
-    if (closed) {
-      return CacheResult.DISABLED;
-    }
-    if (ioErrors.disabled()) {
-      ioErrors.droppedPut();
-      return CacheResult.DISABLED;
-    }
-    if (!BlockHeader.nameFits(key)) {
-      return CacheResult.TOO_LARGE; // the key's file name does not fit the slot header
-    }
-    if ((long) BlockHeader.headerLength(key) + block.readableBytes() > allocator.maxItemSize()) {
-      return CacheResult.TOO_LARGE;
-    }
-    if (index.peek(key) != IndexEntry.ABSENT) {
-      index.get(key); // an access for the policy, as a get is; an absent key is not counted (its miss was)
-      return CacheResult.ALREADY_CACHED;
-    }
-    CacheResult declined = admission.admit(key, storedLength(key, block));
-    if (declined != null) {
-      return declined; // the policy's decision: counted by the admission, not as a failed insertion
-    }
-    return null;
-  }
-
-  /**
-   * Puts {@code bytes} in the RAM cache and queues it for its writer. On every result but {@link CacheResult#CACHED}
-   * the pipeline's hold on {@code bytes} is dropped here; on CACHED its writer drops it.
-   */
-  private CacheResult enqueue(BlockKey key, WaitingBlock bytes, CacheOptions options, QueueWait wait) {
-    PendingWrite write = new PendingWrite(key, bytes, options.priority());
-    if (ramCache.putIfAbsent(write) != null) {
-      bytes.release();
-      return CacheResult.ALREADY_CACHED;
-    }
-    // Looked at again after entering the RAM cache: a writer publishes a block in the index before it leaves the
-    // RAM cache, so a block that left it between the first look and putIfAbsent is in the index now.
-    if (index.peek(key) != IndexEntry.ABSENT) {
-      ramCache.remove(write);
-      bytes.release();
-      return CacheResult.ALREADY_CACHED;
-    }
-    if (!pipeline.submit(write, wait)) {
-      ramCache.remove(write);
-      bytes.release();
-      return CacheResult.QUEUE_FULL;
-    }
-    return CacheResult.CACHED;
   }
 
   @Override

@@ -1,0 +1,186 @@
+package dev.blockcache.bucket;
+
+import dev.blockcache.api.BlockKey;
+import dev.blockcache.api.CacheOptions;
+import dev.blockcache.api.CacheResult;
+import dev.blockcache.bucket.format.BlockHeader;
+import dev.blockcache.bucket.index.BlockIndex;
+import dev.blockcache.bucket.index.IndexEntry;
+import dev.blockcache.bucket.write.PendingWrite;
+import dev.blockcache.bucket.write.QueueWait;
+import dev.blockcache.bucket.write.WaitingBlock;
+import dev.blockcache.bucket.write.WriterPipeline;
+import io.netty.buffer.ByteBuf;
+import java.util.Objects;
+import java.util.function.BooleanSupplier;
+
+/**
+ * The insert path of a {@link BucketCache}: {@code cacheBlock} and {@code handOver} from their argument checks to the
+ * block in a slot or waiting for its writer.
+ *
+ * <h2>Steps</h2>
+ * <ol>
+ *   <li><b>Refusal.</b> A closed cache or one disabled by IO errors, a key whose file name does not fit the slot
+ *       header, a block larger than the largest item, or a key already in a slot (an access for the policy, as a get
+ *       is) ends the call; so does the {@link Admission}'s decision.</li>
+ *   <li><b>Copy.</b> Where the block goes is the {@link CopyPath}: into a slot on the caller's thread
+ *       ({@link InlineWriter}), or to the heap (or, for {@code handOver}, the caller's buffer itself) in the
+ *       {@link RamCache} and the queue of its writer in the {@link WriterPipeline}.</li>
+ *   <li><b>Count.</b> A failed result is counted as a failed insertion; a declined admission is counted by the
+ *       admission instead.</li>
+ * </ol>
+ *
+ * <p>Ownership: {@link #cacheBlock} only reads the caller's buffer (the caller keeps its reference);
+ * {@link #handOver} takes the caller's reference whatever it returns and releases it, now or once the block is in its
+ * slot and no get reads it.
+ *
+ * <p>Thread-safety: safe for concurrent use; holds no mutable state of its own (its parts are thread-safe).
+ */
+final class BlockInserter {
+  private final BooleanSupplier closed;
+  private final IoErrorTolerance ioErrors;
+  /** Stored bytes (header and block) of the largest item the allocator has a size class for. */
+  private final long maxItemSize;
+  private final BlockIndex index;
+  /** Whether a block not yet cached may enter (the eviction policy's admission and the write budget). */
+  private final Admission admission;
+  /** Where {@code cacheBlock}'s copy goes: see {@link CopyPath}. */
+  private final CopyPath copies;
+  /** Writes on the calling thread (memory engines), or null: every block is queued for the writers. */
+  private final InlineWriter inline;
+  private final RamCache ramCache;
+  private final WriterPipeline pipeline;
+  private final FailedInsertion failed;
+
+  /**
+   * An insert path for one cache: {@code closed} tells whether that cache is closed; {@code inline} is null exactly
+   * when {@code copies} is {@link CopyPath#QUEUED}; {@code failed} counts each failed insertion.
+   */
+  BlockInserter(BooleanSupplier closed, IoErrorTolerance ioErrors, long maxItemSize, BlockIndex index,
+      Admission admission, CopyPath copies, InlineWriter inline, RamCache ramCache, WriterPipeline pipeline,
+      FailedInsertion failed) {
+    if ((copies == CopyPath.QUEUED) != (inline == null)) {
+      throw new IllegalArgumentException("an inline writer is needed for " + copies + " and only for it");
+    }
+    this.closed = closed;
+    this.ioErrors = ioErrors;
+    this.maxItemSize = maxItemSize;
+    this.index = index;
+    this.admission = admission;
+    this.copies = copies;
+    this.inline = inline;
+    this.ramCache = ramCache;
+    this.pipeline = pipeline;
+    this.failed = failed;
+  }
+
+  /** {@link BucketCache#cacheBlock(BlockKey, ByteBuf, CacheOptions, QueueWait)}: the caller keeps {@code block}. */
+  CacheResult cacheBlock(BlockKey key, ByteBuf block, CacheOptions options, QueueWait wait) {
+    checkInsert(key, block, options, wait);
+    CacheResult result = refusal(key, block);
+    if (result == null && copies == CopyPath.SLOT) {
+      result = inline.write(key, block, options, storedLength(key, block));
+    } else if (result == null && copies == CopyPath.FREE_SLOT) {
+      result = ramCache.get(key) != null ? CacheResult.ALREADY_CACHED
+          : inline.writeIfFree(key, block, options, storedLength(key, block));
+    }
+    if (result == null) {
+      result = enqueue(key, WaitingBlock.copyOf(block, options.category()), options, wait);
+    }
+    return counted(result);
+  }
+
+  /**
+   * {@link BucketCache#handOver(BlockKey, ByteBuf, CacheOptions, QueueWait)}: whatever the result (and also when an
+   * argument is null), this path owns {@code block}'s reference from the call on and releases it.
+   */
+  CacheResult handOver(BlockKey key, ByteBuf block, CacheOptions options, QueueWait wait) {
+    Objects.requireNonNull(block, "block");
+    try {
+      checkInsert(key, block, options, wait);
+    } catch (NullPointerException e) {
+      block.release();
+      throw e;
+    }
+    CacheResult result = refusal(key, block);
+    if (result == null && copies == CopyPath.SLOT) {
+      result = inline.write(key, block, options, storedLength(key, block));
+    } else if (result == null) {
+      return counted(enqueue(key, WaitingBlock.takeOver(block, options.category()), options, wait));
+    }
+    block.release(); // refused, or copied into its slot inline
+    return counted(result);
+  }
+
+  private static void checkInsert(BlockKey key, ByteBuf block, CacheOptions options, QueueWait wait) {
+    Objects.requireNonNull(key, "key");
+    Objects.requireNonNull(block, "block");
+    Objects.requireNonNull(options, "options");
+    Objects.requireNonNull(wait, "wait");
+  }
+
+  private CacheResult counted(CacheResult result) {
+    if (result.isFailure()) {
+      failed.count(result);
+    }
+    return result;
+  }
+
+  private static int storedLength(BlockKey key, ByteBuf block) {
+    return BlockHeader.headerLength(key) + block.readableBytes();
+  }
+
+  /**
+   * Why {@code block} cannot be cached under {@code key}, or null if it can be tried. A key already in a slot counts
+   * as an access for the eviction policy, as a get would (HBase's caches do the same on a repeated insert).
+   */
+  private CacheResult refusal(BlockKey key, ByteBuf block) {
+    if (closed.getAsBoolean()) {
+      return CacheResult.DISABLED;
+    }
+    if (ioErrors.disabled()) {
+      ioErrors.droppedPut();
+      return CacheResult.DISABLED;
+    }
+    if (!BlockHeader.nameFits(key)) {
+      return CacheResult.TOO_LARGE; // the key's file name does not fit the slot header
+    }
+    if ((long) BlockHeader.headerLength(key) + block.readableBytes() > maxItemSize) {
+      return CacheResult.TOO_LARGE;
+    }
+    if (index.peek(key) != IndexEntry.ABSENT) {
+      index.get(key); // an access for the policy, as a get is; an absent key is not counted (its miss was)
+      return CacheResult.ALREADY_CACHED;
+    }
+    CacheResult declined = admission.admit(key, storedLength(key, block));
+    if (declined != null) {
+      return declined; // the policy's decision: counted by the admission, not as a failed insertion
+    }
+    return null;
+  }
+
+  /**
+   * Puts {@code bytes} in the RAM cache and queues it for its writer. On every result but {@link CacheResult#CACHED}
+   * the pipeline's hold on {@code bytes} is dropped here; on CACHED its writer drops it.
+   */
+  private CacheResult enqueue(BlockKey key, WaitingBlock bytes, CacheOptions options, QueueWait wait) {
+    PendingWrite write = new PendingWrite(key, bytes, options.priority());
+    if (ramCache.putIfAbsent(write) != null) {
+      bytes.release();
+      return CacheResult.ALREADY_CACHED;
+    }
+    // Looked at again after entering the RAM cache: a writer publishes a block in the index before it leaves the
+    // RAM cache, so a block that left it between the first look and putIfAbsent is in the index now.
+    if (index.peek(key) != IndexEntry.ABSENT) {
+      ramCache.remove(write);
+      bytes.release();
+      return CacheResult.ALREADY_CACHED;
+    }
+    if (!pipeline.submit(write, wait)) {
+      ramCache.remove(write);
+      bytes.release();
+      return CacheResult.QUEUE_FULL;
+    }
+    return CacheResult.CACHED;
+  }
+}
