@@ -1,6 +1,5 @@
 package dev.blockcache.buffer;
 
-import io.netty.buffer.AbstractReferenceCountedByteBuf;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
@@ -9,16 +8,13 @@ import io.netty.util.ResourceLeakDetector;
 import io.netty.util.ResourceLeakDetectorFactory;
 import io.netty.util.ResourceLeakTracker;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.ReadOnlyBufferException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.GatheringByteChannel;
-import java.nio.channels.ScatteringByteChannel;
 import java.util.Arrays;
 
 /**
@@ -38,8 +34,8 @@ import java.util.Arrays;
  * cache, and sampling one view in 128 with a stack trace measured at half the L1 hit throughput
  * ({@code docs/benchmarks.md}).
  *
- * <p>Every mutator throws {@link ReadOnlyBufferException}; {@link #hasArray()} and {@link #hasMemoryAddress()} are false
- * so that the cached bytes cannot be reached for writing.
+ * <p>Every mutator throws {@link java.nio.ReadOnlyBufferException}; {@link #hasArray()} and {@link #hasMemoryAddress()}
+ * are false so that the cached bytes cannot be reached for writing (see {@code ReadOnlyRefCountedBuf}).
  *
  * <p>Two subclasses: {@link OwnedBlockBuf}, a view that tells its {@link ViewOwner} when it is released (the L2's
  * slot views), and {@link ScopedBlockView}, a view that a thread reuses for scoped reads: it is rebound to another
@@ -47,7 +43,7 @@ import java.util.Arrays;
  *
  * <p>Thread-safety: reference counting is thread-safe; reading indexes are not (as for every {@link ByteBuf}).
  */
-public sealed class BlockBuf extends AbstractReferenceCountedByteBuf permits OwnedBlockBuf, ScopedBlockView {
+public sealed class BlockBuf extends ReadOnlyRefCountedBuf permits OwnedBlockBuf, ScopedBlockView {
   private static final ResourceLeakDetector<ByteBuf> LEAKS =
       ResourceLeakDetectorFactory.instance().newResourceLeakDetector(ByteBuf.class);
   private static final VarHandle SHORT_BE = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
@@ -186,11 +182,6 @@ public sealed class BlockBuf extends AbstractReferenceCountedByteBuf permits Own
   }
 
   @Override
-  public ByteBuf capacity(int newCapacity) {
-    throw new ReadOnlyBufferException();
-  }
-
-  @Override
   public ByteBufAllocator alloc() {
     ByteBuf b = backing;
     return b != null ? b.alloc() : UnpooledByteBufAllocator.DEFAULT;
@@ -212,41 +203,6 @@ public sealed class BlockBuf extends AbstractReferenceCountedByteBuf permits Own
   public boolean isDirect() {
     ByteBuf b = backing;
     return b != null && b.isDirect();
-  }
-
-  @Override
-  public boolean isReadOnly() {
-    return true;
-  }
-
-  @Override
-  public ByteBuf asReadOnly() {
-    return this;
-  }
-
-  @Override
-  public boolean hasArray() {
-    return false;
-  }
-
-  @Override
-  public byte[] array() {
-    throw new ReadOnlyBufferException();
-  }
-
-  @Override
-  public int arrayOffset() {
-    throw new ReadOnlyBufferException();
-  }
-
-  @Override
-  public boolean hasMemoryAddress() {
-    return false;
-  }
-
-  @Override
-  public long memoryAddress() {
-    throw new UnsupportedOperationException("a block view does not expose its memory address");
   }
 
   // ---- reads ---------------------------------------------------------------------------------------------------
@@ -408,107 +364,5 @@ public sealed class BlockBuf extends AbstractReferenceCountedByteBuf permits Own
   @Override
   public ByteBuffer[] nioBuffers(int index, int length) {
     return new ByteBuffer[] {nioBuffer(index, length)};
-  }
-
-  // ---- writes: all refused -------------------------------------------------------------------------------------
-
-  @Override
-  protected void _setByte(int index, int value) {
-    throw new ReadOnlyBufferException();
-  }
-
-  @Override
-  protected void _setShort(int index, int value) {
-    throw new ReadOnlyBufferException();
-  }
-
-  @Override
-  protected void _setShortLE(int index, int value) {
-    throw new ReadOnlyBufferException();
-  }
-
-  @Override
-  protected void _setMedium(int index, int value) {
-    throw new ReadOnlyBufferException();
-  }
-
-  @Override
-  protected void _setMediumLE(int index, int value) {
-    throw new ReadOnlyBufferException();
-  }
-
-  @Override
-  protected void _setInt(int index, int value) {
-    throw new ReadOnlyBufferException();
-  }
-
-  @Override
-  protected void _setIntLE(int index, int value) {
-    throw new ReadOnlyBufferException();
-  }
-
-  @Override
-  protected void _setLong(int index, long value) {
-    throw new ReadOnlyBufferException();
-  }
-
-  @Override
-  protected void _setLongLE(int index, long value) {
-    throw new ReadOnlyBufferException();
-  }
-
-  @Override
-  public ByteBuf setBytes(int index, ByteBuf src, int srcIndex, int length) {
-    throw new ReadOnlyBufferException();
-  }
-
-  @Override
-  public ByteBuf setBytes(int index, byte[] src, int srcIndex, int length) {
-    throw new ReadOnlyBufferException();
-  }
-
-  @Override
-  public ByteBuf setBytes(int index, ByteBuffer src) {
-    throw new ReadOnlyBufferException();
-  }
-
-  @Override
-  public int setBytes(int index, InputStream in, int length) {
-    throw new ReadOnlyBufferException();
-  }
-
-  @Override
-  public int setBytes(int index, ScatteringByteChannel in, int length) {
-    throw new ReadOnlyBufferException();
-  }
-
-  @Override
-  public int setBytes(int index, FileChannel in, long position, int length) {
-    throw new ReadOnlyBufferException();
-  }
-
-  @Override
-  public ByteBuf setByte(int index, int value) {
-    throw new ReadOnlyBufferException();
-  }
-
-  @Override
-  public ByteBuf discardReadBytes() {
-    throw new ReadOnlyBufferException();
-  }
-
-  @Override
-  public ByteBuf discardSomeReadBytes() {
-    throw new ReadOnlyBufferException();
-  }
-
-  @Override
-  public int ensureWritable(int minWritableBytes, boolean force) {
-    return 1;
-  }
-
-  @Override
-  public ByteBuf ensureWritable(int minWritableBytes) {
-    throw new ReadOnlyBufferException();
   }
 }
