@@ -78,11 +78,8 @@ final class BlockInserter {
   CacheResult cacheBlock(BlockKey key, ByteBuf block, CacheOptions options, QueueWait wait) {
     checkInsert(key, block, options, wait);
     CacheResult result = refusal(key, block);
-    if (result == null && copies == CopyPath.SLOT) {
-      result = inline.write(key, block, options, storedLength(key, block));
-    } else if (result == null && copies == CopyPath.FREE_SLOT) {
-      result = ramCache.get(key) != null ? CacheResult.ALREADY_CACHED
-          : inline.writeIfFree(key, block, options, storedLength(key, block));
+    if (result == null) {
+      result = intoSlotNow(key, block, options);
     }
     if (result == null) {
       result = enqueue(key, WaitingBlock.copyOf(block, options.category()), options, wait);
@@ -103,13 +100,31 @@ final class BlockInserter {
       throw e;
     }
     CacheResult result = refusal(key, block);
-    if (result == null && copies == CopyPath.SLOT) {
-      result = inline.write(key, block, options, storedLength(key, block));
-    } else if (result == null) {
+    if (result == null) {
+      result = intoSlotNow(key, block, options);
+    }
+    if (result == null) {
       return counted(enqueue(key, WaitingBlock.takeOver(block, options.category()), options, wait));
     }
-    block.release(); // refused, or copied into its slot inline
+    block.release(); // refused, or copied into its slot on this thread
     return counted(result);
+  }
+
+  /**
+   * The {@link CopyPath}'s step on the caller's thread: copies {@code block} into a slot (any slot, evicting, for
+   * {@link CopyPath#SLOT}; one free without evicting for {@link CopyPath#FREE_SLOT}) and returns the result, or returns
+   * null when the block is to wait for a writer instead. The caller keeps {@code block}.
+   */
+  private CacheResult intoSlotNow(BlockKey key, ByteBuf block, CacheOptions options) {
+    switch (copies) {
+      case SLOT:
+        return inline.write(key, block, options, storedLength(key, block));
+      case FREE_SLOT:
+        return ramCache.get(key) != null ? CacheResult.ALREADY_CACHED
+            : inline.writeIfFree(key, block, options, storedLength(key, block));
+      default:
+        return null;
+    }
   }
 
   private static void checkInsert(BlockKey key, ByteBuf block, CacheOptions options, QueueWait wait) {

@@ -42,8 +42,9 @@ import java.util.function.LongSupplier;
  * <ol>
  *   <li><b>Waiting.</b> {@code cacheBlock} copies the block to the heap ({@code handOver} keeps the caller's buffer
  *       instead), puts it in the RAM cache (where gets find it) and queues it for its writer; a full queue fails the
- *       call with {@link CacheResult#QUEUE_FULL}. On a memory engine {@code cacheBlock} skips this step and the
- *       next while a slot is free without evicting: it copies the block into that slot itself ({@link CopyPath}).</li>
+ *       call with {@link CacheResult#QUEUE_FULL}. On a memory engine {@code cacheBlock} and {@code handOver} skip
+ *       this step and the next while a slot is free without evicting: the caller's thread copies the block into that
+ *       slot ({@link CopyPath}; {@code handOver} then releases the caller's buffer).</li>
  *   <li><b>Written.</b> A writer allocates a slot (evicting if needed, see {@link SpaceReclaimer}), writes header and
  *       block, maps the key to the slot in the index, then takes the block out of the RAM cache and drops its hold
  *       on the bytes (see {@link WaitingBlock}: a handed-over buffer is released once no get reads it).</li>
@@ -272,9 +273,11 @@ public final class BucketCache implements BlockCache {
   }
 
   /**
-   * {@inheritDoc} The buffer itself waits in the RAM cache for its writer (no copy on the caller's thread), gets read
-   * views of it meanwhile, and the cache releases it once the block is in its slot and no such view is left (or at
-   * once on a refusal). With {@code hbase.bucketcache.writer.inline} the block is copied into its slot and the buffer
+   * {@inheritDoc} On a memory engine with a slot free without evicting, the block is copied into that slot and the
+   * buffer released before the call returns (the copy a writer would make, without the hand-off). Otherwise the
+   * buffer itself waits in the RAM cache for its writer (no copy on the caller's thread), gets read views of it
+   * meanwhile, and the cache releases it once the block is in its slot and no such view is left (or at once on a
+   * refusal). With {@code hbase.bucketcache.writer.inline} the block is always copied into its slot and the buffer
    * released before the call returns.
    */
   @Override

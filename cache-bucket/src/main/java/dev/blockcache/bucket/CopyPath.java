@@ -3,7 +3,8 @@ package dev.blockcache.bucket;
 import dev.blockcache.bucket.engine.IoEngine;
 
 /**
- * Where a {@link BucketCache}'s {@code cacheBlock} puts its copy of a block.
+ * Where a {@link BucketCache}'s {@code cacheBlock} puts its copy of a block, and whether {@code handOver} copies the
+ * caller's buffer into a slot at once or lets it wait for a writer.
  *
  * <p>A memory engine's slot is process memory, so copying the caller's block straight into a free slot costs the
  * caller what a heap copy would, and saves the second copy, the RAM cache and the hand-off to a writer thread. Only

@@ -20,6 +20,8 @@ import dev.blockcache.bucket.write.QueueWait;
 import dev.blockcache.testing.Blocks;
 import io.netty.buffer.ByteBuf;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** L2-specific behaviour: slot pinning through the entry lifecycle, zero-copy vs copy reads, queues, close. */
@@ -368,6 +370,43 @@ class BucketCacheTest {
       assertTrue(cache.awaitWritten(Duration.ofSeconds(30)));
       assertTrue(cache.stats().evictedBlockCount() > 0, "the writers made room");
       assertEquals(0, cache.stats().failedInsertionCount());
+      BlockKey last = BlockKey.of("f", 2999 * 4096L);
+      ByteBuf block = cache.getBlock(last, DATA);
+      assertNotNull(block, "the last block was not cached");
+      Blocks.verify(last, 4000, block);
+      block.release();
+    }
+  }
+
+  /**
+   * {@code handOver} on a memory engine with a free slot: the block is in its slot and the caller's buffer released
+   * before the call returns (one copy, no RAM cache); once no slot is free without evicting, the buffer itself waits
+   * in the RAM cache for a writer and is released after its write.
+   */
+  @Test
+  void aMemoryEngineHandOverCopiesIntoAFreeSlotAndReleasesAtOnce() throws Exception {
+    BucketCacheConfig config = BucketCaches.config("offheap", 8L << 20).queueAdditionWaitTimeMs(10_000)
+        .evictionPolicy(L2Policy.HBASE).build();
+    try (BucketCache cache = BucketCache.create(config)) {
+      BlockKey first = BlockKey.of("f", 0);
+      ByteBuf source = Blocks.payload(first, 4000);
+      assertEquals(CacheResult.CACHED, cache.handOver(first, source, CacheOptions.of(BlockCategory.DATA)));
+      assertEquals(0, source.refCnt(), "the buffer was not released when handOver returned");
+      assertTrue(cache.index().peek(first) != IndexEntry.ABSENT, "not in its slot when handOver returned");
+      assertEquals(0, cache.ramCache().size());
+      List<ByteBuf> sources = new ArrayList<>();
+      for (int i = 1; i < 3000; i++) {
+        BlockKey key = BlockKey.of("f", i * 4096L);
+        ByteBuf next = Blocks.payload(key, 4000);
+        sources.add(next);
+        assertEquals(CacheResult.CACHED, cache.handOver(key, next, CacheOptions.of(BlockCategory.DATA)),
+            "block " + i);
+      }
+      assertTrue(cache.awaitWritten(Duration.ofSeconds(30)));
+      assertTrue(cache.stats().evictedBlockCount() > 0, "the writers made room");
+      for (ByteBuf next : sources) {
+        assertEquals(0, next.refCnt(), "a handed-over buffer was not released after its write");
+      }
       BlockKey last = BlockKey.of("f", 2999 * 4096L);
       ByteBuf block = cache.getBlock(last, DATA);
       assertNotNull(block, "the last block was not cached");
