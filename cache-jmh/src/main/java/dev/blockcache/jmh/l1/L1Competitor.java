@@ -28,12 +28,12 @@ public enum L1Competitor {
       return new OursAdapter(name(), new LruBlockCache(config).start(), Access.GET, names, keys, source);
     }
   },
-  /** blockcache's TinyLfuBlockCache (Caffeine, maintenance on the calling thread). */
+  /** blockcache's TinyLfuBlockCache (Caffeine), maintenance thread started, as in production. */
   OURS_TINYLFU {
     @Override
     L1Adapter create(long capacity, Keys names, int keys, KeySource source) {
       TinyLfuConfig config = TinyLfuConfig.of(capacity, TinyLfuConfig.DEFAULT_MAX_BLOCK_SIZE, names.blockSize());
-      return new OursAdapter(name(), new TinyLfuBlockCache(config), Access.GET, names, keys, source);
+      return new OursAdapter(name(), new TinyLfuBlockCache(config).start(), Access.GET, names, keys, source);
     }
   },
   /** OURS_LRU read through the scoped {@code read(key, options, reader)}: the block is lent, nothing allocated. */
@@ -49,7 +49,7 @@ public enum L1Competitor {
     @Override
     L1Adapter create(long capacity, Keys names, int keys, KeySource source) {
       TinyLfuConfig config = TinyLfuConfig.of(capacity, TinyLfuConfig.DEFAULT_MAX_BLOCK_SIZE, names.blockSize());
-      return new OursAdapter(name(), new TinyLfuBlockCache(config), Access.SCOPED_READ, names, keys, source);
+      return new OursAdapter(name(), new TinyLfuBlockCache(config).start(), Access.SCOPED_READ, names, keys, source);
     }
   },
   /** HBase 2.6's LruBlockCache with its eviction thread, as a RegionServer builds it. */

@@ -43,7 +43,9 @@ import org.openjdk.jmh.annotations.Threads;
  *       HBASE_LRU, HBASE_TINYLFU, CAFFEINE (raw bounded {@code Cache.getIfPresent}), CHM
  *       ({@code ConcurrentHashMap.get}).</li>
  *   <li><b>Lifecycle</b>: OURS_LRU's background evictor is started, as in production; with no inserts it never runs.
- *       HBase's LruBlockCache runs its eviction thread too.</li>
+ *       HBase's LruBlockCache runs its eviction thread too. OURS_TINYLFU's maintenance thread is started, so that
+ *       Caffeine's read-buffer drains run there, as HBase's TinyLFU runs them on the common pool; CAFFEINE runs them
+ *       on the calling thread.</li>
  * </ul>
  *
  * <p>Run (quick mode, results and the Markdown report in {@code results/}):
