@@ -11,7 +11,8 @@ import java.util.concurrent.locks.LockSupport;
  * {@link #stop} it runs each task on the calling thread; in between, on one thread of its own, so that inserts and
  * reads only hand their buffered work over.
  *
- * <p>Submissions coalesce without allocating: one task waits at a time, a submission of the task already waiting is
+ * <p>The thread rests briefly after each run ({@link #REST_NANOS}), so that runs drain batches of writes. Submissions
+ * coalesce without allocating: one task waits at a time, a submission of the task already waiting is
  * dropped (the waiting run covers it; Caffeine's maintenance drains whatever is buffered when it runs), and a different
  * task submitted while one waits runs on the calling thread. Every task runs through the {@code runner} the cache
  * gives (which counts eviction runs); a task that throws does not stop the thread.
@@ -19,9 +20,22 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Thread-safety: {@link #execute} may be called from any thread; {@link #start} and {@link #stop} by the owner.
  */
 final class MaintenanceThread implements Executor, Runnable {
+  /**
+   * After a run the thread rests this long (nanoseconds) before it looks for the next task, without counting as idle:
+   * the writes of that time are drained by one run, and a submitter wakes the thread once per run instead of once per
+   * write (an unpark costs a system call). The overshoot bound does not depend on it.
+   */
+  static final long REST_NANOS = 50_000;
+
   private final Consumer<Runnable> runner;
   private final AtomicReference<Runnable> waiting = new AtomicReference<>();
   private volatile boolean running;
+  /**
+   * Set by the thread before it parks, cleared when it wakes: a submitter unparks it only when set (an unpark costs
+   * a system call). The thread reads {@link #waiting} after setting it and a submitter reads it after filling
+   * {@link #waiting}, so one of the two always sees the other (both are volatile).
+   */
+  private volatile boolean idle;
   private volatile Thread thread;
 
   /** An executor that runs tasks through {@code runner}, on the calling thread until started. */
@@ -55,7 +69,9 @@ final class MaintenanceThread implements Executor, Runnable {
       return;
     }
     if (current == null && waiting.compareAndSet(null, task)) {
-      LockSupport.unpark(t);
+      if (idle) {
+        LockSupport.unpark(t);
+      }
       return;
     }
     runner.accept(task);
@@ -66,7 +82,11 @@ final class MaintenanceThread implements Executor, Runnable {
     while (running) {
       Runnable task = waiting.getAndSet(null);
       if (task == null) {
-        LockSupport.park(this);
+        idle = true;
+        if (waiting.get() == null && running) {
+          LockSupport.park(this);
+        }
+        idle = false;
         continue;
       }
       try {
@@ -74,6 +94,7 @@ final class MaintenanceThread implements Executor, Runnable {
       } catch (RuntimeException e) {
         // Caffeine logs its own maintenance failures; the thread stays up for the next run.
       }
+      LockSupport.parkNanos(this, REST_NANOS);
     }
   }
 

@@ -26,7 +26,6 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * An on-heap block cache on Caffeine's W-TinyLFU policy, weighted by the heap each block costs (block bytes plus
@@ -65,8 +64,8 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class TinyLfuBlockCache implements BlockCache {
   /**
-   * The overshoot bound is the capacity shifted right by this (1/32 of the capacity): enough room for the executor's
-   * maintenance to keep up with bursts of inserts on its own core, small beside the heap share the cache is given.
+   * The overshoot bound is the capacity shifted right by this (1/32 of the capacity): room for the maintenance
+   * thread to keep up with bursts of inserts on its own core, small beside the heap share the cache is given.
    */
   public static final int OVERSHOOT_SHIFT = 5;
 
@@ -74,8 +73,12 @@ public final class TinyLfuBlockCache implements BlockCache {
   private final Cache<BlockKey, ChainedBlock> cache;
   private final ConcurrentMap<BlockKey, ChainedBlock> map;
   private final Policy.Eviction<BlockKey, ChainedBlock> eviction;
-  /** Guards {@link #fileChains} and the chain fields of every cached block; taken inside Caffeine's map locks. */
-  private final ReentrantLock chainLock = new ReentrantLock();
+  /**
+   * Guards {@link #fileChains} and the chain fields of every cached block; taken inside Caffeine's map locks. A
+   * monitor rather than a {@code ReentrantLock}: the inserting and the maintenance thread take it for a few
+   * instructions at a time, and a monitor spins briefly before it parks a waiter.
+   */
+  private final Object chainLock = new Object();
   /** Each file's blocks, for evict-by-file. Guarded by chainLock. */
   private final FileChains fileChains = new FileChains();
   private final StatsRecorder stats = new StatsRecorder();
@@ -219,11 +222,8 @@ public final class TinyLfuBlockCache implements BlockCache {
       cache.getIfPresent(key);
       return CacheResult.ALREADY_CACHED;
     }
-    chainLock.lock();
-    try {
+    synchronized (chainLock) {
       fileChains.linkLocked(cached); // not if it was evicted or removed since it was published
-    } finally {
-      chainLock.unlock();
     }
     // Checked after publishing, so that the last insert to finish sees every block published before it.
     if (weightedSize.get() > cleanUpAbove) {
@@ -282,11 +282,8 @@ public final class TinyLfuBlockCache implements BlockCache {
   }
 
   private void drop(ChainedBlock block) {
-    chainLock.lock();
-    try {
+    synchronized (chainLock) {
       fileChains.dropLocked(block);
-    } finally {
-      chainLock.unlock();
     }
   }
 
@@ -294,11 +291,8 @@ public final class TinyLfuBlockCache implements BlockCache {
   public int evictBlocksByFile(String file) {
     Objects.requireNonNull(file, "file");
     List<ChainedBlock> blocks;
-    chainLock.lock();
-    try {
+    synchronized (chainLock) {
       blocks = fileChains.takeLocked(file);
-    } finally {
-      chainLock.unlock();
     }
     int removed = 0;
     for (ChainedBlock block : blocks) {
@@ -361,11 +355,8 @@ public final class TinyLfuBlockCache implements BlockCache {
       evictBlock(key);
     }
     cache.cleanUp();
-    chainLock.lock();
-    try {
+    synchronized (chainLock) {
       fileChains.clearLocked();
-    } finally {
-      chainLock.unlock();
     }
   }
 }
