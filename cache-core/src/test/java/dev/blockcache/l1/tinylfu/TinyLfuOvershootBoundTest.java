@@ -55,61 +55,72 @@ class TinyLfuOvershootBoundTest {
     }
   }
 
-  /** Fills a cache started with {@code maintenance} from several threads and checks the bound; then {@code after}. */
+  /**
+   * Fills a cache started with {@code maintenance} from several threads and checks the bound; runs {@code after}
+   * before closing the cache, whether the checks pass or not.
+   */
   private static void fillAndCheck(ThreadFactory maintenance, String label, Runnable after) throws Exception {
     TinyLfuConfig config = TinyLfuConfig.of(CAPACITY, MAX_BLOCK, 16 * 1024);
     try (TinyLfuBlockCache cache = new TinyLfuBlockCache(config).start(maintenance)) {
-      long settledBound = CAPACITY + cache.maxOvershoot();
-      long anyTimeBound = settledBound + THREADS * ((long) MAX_BLOCK + HeapBlock.TINYLFU_ENTRY_OVERHEAD);
-      AtomicReference<Throwable> failure = new AtomicReference<>();
-      AtomicLong peak = new AtomicLong();
-      CountDownLatch start = new CountDownLatch(1);
-      CountDownLatch done = new CountDownLatch(THREADS);
-      List<Thread> threads = new ArrayList<>();
-      for (int t = 0; t < THREADS; t++) {
-        int id = t;
-        Thread thread = new Thread(() -> {
-          SplittableRandom random = new SplittableRandom(id);
-          byte[] bytes = new byte[MAX_BLOCK];
-          try {
-            start.await();
-            for (int i = 0; i < INSERTS_PER_THREAD; i++) {
-              int length = 1 + random.nextInt(MAX_BLOCK);
-              BlockKey key = BlockKey.of("file-" + id, (long) i * MAX_BLOCK);
-              cache.cacheBlock(key, Unpooled.wrappedBuffer(bytes, 0, length), CacheOptions.of(BlockCategory.DATA));
-            }
-          } catch (Throwable e) {
-            failure.compareAndSet(null, e);
-          } finally {
-            done.countDown();
-          }
-        });
-        thread.start();
-        threads.add(thread);
+      try {
+        fillAndCheck(cache, label);
+      } finally {
+        after.run(); // before close(), which waits for the maintenance thread
       }
-      start.countDown();
-      while (done.getCount() > 0) {
-        long size = cache.size();
-        peak.accumulateAndGet(size, Math::max);
-        assertTrue(size <= anyTimeBound, label + ": size " + size + " above " + anyTimeBound + " during the fill");
-        Thread.onSpinWait();
-      }
-      for (Thread thread : threads) {
-        thread.join();
-      }
-      if (failure.get() != null) {
-        throw new AssertionError(failure.get());
-      }
-      long settled = cache.size();
-      new Figures("TinyLfuOvershootBoundTest", label).put("capacity", CAPACITY).put("overshoot", cache.maxOvershoot())
-          .put("peakDuringFill", peak.get()).put("afterFill", settled).print();
-      assertTrue(settled <= settledBound, label + ": size " + settled + " above " + settledBound + " after the fill");
-      cache.cleanUp();
-      assertTrue(cache.size() <= CAPACITY, label + ": " + cache.size() + " above the capacity after cleanUp");
-      assertTrue(cache.stats().evictedBlockCount() > 0, "the fill evicted");
-      long accounted = cache.stats().blockCount();
-      assertEquals(cache.blockCount(), accounted, "block counts agree after the fill");
-      after.run();
     }
+  }
+
+  /** The fill and its checks: size sampled during the fill, then after it. */
+  private static void fillAndCheck(TinyLfuBlockCache cache, String label) throws Exception {
+    long settledBound = CAPACITY + cache.maxOvershoot();
+    long anyTimeBound = settledBound + THREADS * ((long) MAX_BLOCK + HeapBlock.TINYLFU_ENTRY_OVERHEAD);
+    AtomicReference<Throwable> failure = new AtomicReference<>();
+    AtomicLong peak = new AtomicLong();
+    CountDownLatch start = new CountDownLatch(1);
+    CountDownLatch done = new CountDownLatch(THREADS);
+    List<Thread> threads = new ArrayList<>();
+    for (int t = 0; t < THREADS; t++) {
+      int id = t;
+      Thread thread = new Thread(() -> {
+        SplittableRandom random = new SplittableRandom(id);
+        byte[] bytes = new byte[MAX_BLOCK];
+        try {
+          start.await();
+          for (int i = 0; i < INSERTS_PER_THREAD; i++) {
+            int length = 1 + random.nextInt(MAX_BLOCK);
+            BlockKey key = BlockKey.of("file-" + id, (long) i * MAX_BLOCK);
+            cache.cacheBlock(key, Unpooled.wrappedBuffer(bytes, 0, length), CacheOptions.of(BlockCategory.DATA));
+          }
+        } catch (Throwable e) {
+          failure.compareAndSet(null, e);
+        } finally {
+          done.countDown();
+        }
+      });
+      thread.start();
+      threads.add(thread);
+    }
+    start.countDown();
+    while (done.getCount() > 0) {
+      long size = cache.size();
+      peak.accumulateAndGet(size, Math::max);
+      assertTrue(size <= anyTimeBound, label + ": size " + size + " above " + anyTimeBound + " during the fill");
+      Thread.yield();
+    }
+    for (Thread thread : threads) {
+      thread.join();
+    }
+    if (failure.get() != null) {
+      throw new AssertionError(failure.get());
+    }
+    long settled = cache.size();
+    new Figures("TinyLfuOvershootBoundTest", label).put("capacity", CAPACITY).put("overshoot", cache.maxOvershoot())
+        .put("peakDuringFill", peak.get()).put("afterFill", settled).print();
+    assertTrue(settled <= settledBound, label + ": size " + settled + " above " + settledBound + " after the fill");
+    cache.cleanUp();
+    assertTrue(cache.size() <= CAPACITY, label + ": " + cache.size() + " above the capacity after cleanUp");
+    assertTrue(cache.stats().evictedBlockCount() > 0, "the fill evicted");
+    long accounted = cache.stats().blockCount();
+    assertEquals(cache.blockCount(), accounted, "block counts agree after the fill");
   }
 }
