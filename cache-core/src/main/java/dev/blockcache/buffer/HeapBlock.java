@@ -28,9 +28,9 @@ import java.util.zip.CRC32C;
  */
 public class HeapBlock {
   /**
-   * Heap bytes an {@code LruBlockCache} entry costs beyond its block's bytes, with compressed oops: the key (40), the
-   * map node and its share of the table (32 + 5 to 11), the entry, which is the block itself (56, file-chain links
-   * included), and the array's header (16), rounded up. {@code L1EntryOverheadTest} measures it.
+   * Heap bytes an {@code LruBlockCache} entry costs beyond its block's bytes, with compressed oops: the key (40), its
+   * index slots (2 to 4 slots of 8 bytes: 16 to 32), the entry, which is the block itself (56, file-chain links
+   * included), and the array's header (16), with room to spare. {@code L1EntryOverheadTest} measures it.
    */
   public static final int LRU_ENTRY_OVERHEAD = 168;
   /**

@@ -18,9 +18,7 @@ import dev.blockcache.policy.PriorityEvictionPlanner;
 import dev.blockcache.buffer.HeapBlock;
 import dev.blockcache.stats.StatsRecorder;
 import io.netty.buffer.ByteBuf;
-import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicLong;
@@ -35,9 +33,11 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <h2>Design</h2>
  * <ul>
- *   <li><b>Lookup</b> is a {@link ConcurrentHashMap} get plus one write of the entry's reference bit when it is not
- *       already set: a hit takes no lock and touches no counter shared by all readers (HBase bumps a global atomic
- *       access counter on every hit). The block is returned as a fresh {@code BlockBuf} view of the heap copy.</li>
+ *   <li><b>Lookup</b> is a probe of an open-addressing {@link EntryTable} (a tag and an entry reference per slot,
+ *       so that a hit loads the slot, the entry, then the key and the bytes, with no map node between) plus one write
+ *       of the entry's reference bit when it is not already set: a hit takes no lock and touches no counter shared by
+ *       all readers (HBase bumps a global atomic access counter on every hit). The block is returned as a fresh
+ *       {@code BlockBuf} view of the heap copy.</li>
  *   <li><b>Recency</b> is approximated with CLOCK, one intrusive FIFO per priority ({@link ClockList}). A hit on a
  *       single-access block promotes it to multi at once (its bytes move between the priority totals) and queues it;
  *       the next eviction pass moves queued links to the multi list's tail, so a hit never takes the list lock. In the multi and memory lists a referenced entry gets a second
@@ -58,12 +58,13 @@ import java.util.concurrent.locks.ReentrantLock;
  *   <li><b>Evict by file</b> walks the file's chain of entries ({@link FileChains}, linked through the entries
  *       themselves), so it costs that file's blocks.</li>
  *   <li><b>Memory</b>: an entry is one object, the {@link HeapBlock} subclass {@link LruEntry} (56 bytes with its
- *       list and file-chain links), beside its key, its map node and its array.</li>
+ *       list and file-chain links), beside its key, its table slots and its array.</li>
  * </ul>
  * Sizes are accounted as block bytes plus {@link HeapBlock#LRU_ENTRY_OVERHEAD} per entry.
  *
- * <p>Thread-safety: safe for concurrent use. Gets are lock-free; inserts, removals and eviction passes link and
- * unlink entries under one list lock ({@code listLock}), which gets never take.
+ * <p>Thread-safety: safe for concurrent use. Gets are lock-free; inserts, removals and eviction passes write the
+ * table and link and unlink entries under one list lock ({@code listLock}), which gets never take. Accounting
+ * (sizes, counts) is atomic and done outside the lock; no other lock is taken while it is held.
  */
 public final class LruBlockCache implements BlockCache {
   private static final int SINGLE = CachePriority.SINGLE.ordinal();
@@ -74,7 +75,8 @@ public final class LruBlockCache implements BlockCache {
   private final long acceptableSize;
   private final long minSize;
   private final long hardLimit;
-  private final ConcurrentHashMap<BlockKey, LruEntry> map;
+  /** The index; written under listLock, read without it. */
+  private final EntryTable table;
   private final StatsRecorder stats = new StatsRecorder();
   private final AtomicLong size = new AtomicLong();
   private final AtomicLongArray prioritySizes = new AtomicLongArray(CachePriority.COUNT);
@@ -97,7 +99,7 @@ public final class LruBlockCache implements BlockCache {
     this.minSize = config.minSize();
     this.hardLimit = config.hardLimit();
     long expectedBlocks = Math.max(16, capacity / (config.minBlockSize() + HeapBlock.LRU_ENTRY_OVERHEAD));
-    this.map = new ConcurrentHashMap<>((int) Math.min(1 << 24, expectedBlocks), 0.75f, 16);
+    this.table = new EntryTable((int) Math.min(1 << 24, expectedBlocks));
     for (int i = 0; i < blockCounts.length; i++) {
       blockCounts[i] = new LongAdder();
     }
@@ -166,7 +168,7 @@ public final class LruBlockCache implements BlockCache {
     if (block.readableBytes() > config.maxBlockSize()) {
       return CacheResult.TOO_LARGE;
     }
-    LruEntry present = map.get(key);
+    LruEntry present = table.get(key);
     if (present != null) {
       access(present);
       return CacheResult.ALREADY_CACHED;
@@ -179,20 +181,21 @@ public final class LruBlockCache implements BlockCache {
     long heapSize = entry.heapSize(HeapBlock.LRU_ENTRY_OVERHEAD);
     int priority = options.priority().ordinal();
     account(priority, options.category(), heapSize, 1);
-    LruEntry raced = map.putIfAbsent(key, entry);
-    if (raced != null) {
-      account(priority, options.category(), -heapSize, -1);
-      access(raced);
-      return CacheResult.ALREADY_CACHED;
-    }
+    LruEntry raced;
     listLock.lock();
     try {
-      if (!entry.isRemoved()) {
+      raced = table.putIfAbsentLocked(entry);
+      if (raced == null) {
         lists[priority].linkLastLocked(entry);
         fileChains.linkLocked(entry);
       }
     } finally {
       listLock.unlock();
+    }
+    if (raced != null) {
+      account(priority, options.category(), -heapSize, -1);
+      access(raced);
+      return CacheResult.ALREADY_CACHED;
     }
     if (size.get() > acceptableSize) {
       evictSoon();
@@ -223,7 +226,7 @@ public final class LruBlockCache implements BlockCache {
   private LruEntry hit(BlockKey key, ReadOptions options) {
     Objects.requireNonNull(key, "key");
     Objects.requireNonNull(options, "options");
-    LruEntry entry = closed ? null : map.get(key);
+    LruEntry entry = closed ? null : table.get(key);
     if (entry == null) {
       stats.miss(options);
       return null;
@@ -245,32 +248,35 @@ public final class LruBlockCache implements BlockCache {
 
   @Override
   public boolean evictBlock(BlockKey key) {
-    LruEntry entry = map.remove(Objects.requireNonNull(key, "key"));
-    if (entry == null) {
-      return false;
+    Objects.requireNonNull(key, "key");
+    LruEntry entry;
+    listLock.lock();
+    try {
+      entry = table.removeLocked(key);
+      if (entry != null) {
+        unlinkLocked(entry);
+      }
+    } finally {
+      listLock.unlock();
     }
-    boolean removed = retire(entry);
-    unlink(entry);
-    return removed;
+    return entry != null && retire(entry);
   }
 
   @Override
   public int evictBlocksByFile(String file) {
     Objects.requireNonNull(file, "file");
-    List<ChainedBlock> entries;
+    int removed = 0;
     listLock.lock();
     try {
-      entries = fileChains.takeLocked(file);
+      for (ChainedBlock chained : fileChains.takeLocked(file)) {
+        LruEntry entry = (LruEntry) chained;
+        if (table.removeLocked(entry) && retire(entry)) {
+          removed++;
+        }
+        unlinkLocked(entry);
+      }
     } finally {
       listLock.unlock();
-    }
-    int removed = 0;
-    for (ChainedBlock chained : entries) {
-      LruEntry entry = (LruEntry) chained;
-      if (map.remove(entry.key(), entry) && retire(entry)) {
-        removed++;
-      }
-      unlink(entry);
     }
     return removed;
   }
@@ -373,7 +379,7 @@ public final class LruBlockCache implements BlockCache {
         list.linkLastLocked(e);
         continue;
       }
-      if (map.remove(e.key(), e) && retire(e)) {
+      if (table.removeLocked(e) && retire(e)) {
         stats.evicted(e.category());
         freed += e.heapSize(HeapBlock.LRU_ENTRY_OVERHEAD);
       }
@@ -392,16 +398,11 @@ public final class LruBlockCache implements BlockCache {
     return true;
   }
 
-  private void unlink(LruEntry entry) {
-    listLock.lock();
-    try {
-      if (entry.listed != LruEntry.UNLISTED) {
-        lists[entry.listed].unlinkLocked(entry);
-      }
-      fileChains.dropLocked(entry);
-    } finally {
-      listLock.unlock();
+  private void unlinkLocked(LruEntry entry) {
+    if (entry.listed != LruEntry.UNLISTED) {
+      lists[entry.listed].unlinkLocked(entry);
     }
+    fileChains.dropLocked(entry);
   }
 
   private void account(int priority, BlockCategory category, long heapSize, int blocks) {
@@ -436,7 +437,7 @@ public final class LruBlockCache implements BlockCache {
 
   @Override
   public long blockCount() {
-    return map.size();
+    return table.size();
   }
 
   /** Stops the evictor and drops every block; views held by readers stay valid until released. */
@@ -447,13 +448,13 @@ public final class LruBlockCache implements BlockCache {
     }
     closed = true;
     evictor.stop();
-    for (LruEntry entry : map.values()) {
-      if (map.remove(entry.key(), entry)) {
-        retire(entry);
-      }
-    }
     listLock.lock();
     try {
+      table.forEachLocked(entry -> {
+        if (table.removeLocked(entry)) {
+          retire(entry);
+        }
+      });
       for (ClockList list : lists) {
         list.clearLocked();
       }

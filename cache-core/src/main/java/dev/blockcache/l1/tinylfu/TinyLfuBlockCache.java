@@ -23,9 +23,9 @@ import io.netty.buffer.ByteBuf;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * An on-heap block cache on Caffeine's W-TinyLFU policy, weighted by the heap each block costs (block bytes plus
@@ -33,10 +33,27 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>W-TinyLFU admits a new block only if it is estimated to be used more often than the block it would evict, which
  * resists scans better than LRU. Caffeine has no priorities: {@link CacheOptions#priority()} is ignored, as in
- * HBase's TinyLfuBlockCache. Caffeine's maintenance runs on the calling threads (a same-thread executor), so the cache
- * starts no thread of its own. {@link #cacheBlock} copies the block onto the heap; {@link #handOver} keeps the caller's
- * heap array when it can. Size-based evictions are counted from Caffeine's eviction listener; an insert whose
- * maintenance evicted anything counts as one eviction run.
+ * HBase's TinyLfuBlockCache. {@link #cacheBlock} copies the block onto the heap; {@link #handOver} keeps the caller's
+ * heap array when it can.
+ *
+ * <h2>Maintenance and the size bound</h2>
+ * Caffeine's maintenance (admission, eviction, the eviction listener) runs on the calling threads until
+ * {@link #start()}, and on the cache's own maintenance thread ({@link MaintenanceThread}) from then until
+ * {@link #close()}: a started cache's inserts only add to the map and Caffeine's write buffer, and the evicting happens
+ * on another core, as in HBase's TinyLfuBlockCache (which gives Caffeine the common fork-join pool). A maintenance
+ * thread that lags cannot let the cache grow without bound: the cache keeps its own weighted size (each block's weight
+ * added before it is published, subtracted when it is evicted or removed), and an insert that leaves it above
+ * {@code capacity + overshoot} runs Caffeine's maintenance on the inserting thread ({@link Cache#cleanUp()}) before it
+ * returns, which evicts down to the capacity. So, started or not:
+ * <ul>
+ *   <li>when no insert is in progress, {@link #size()} ≤ {@code capacity + overshoot};</li>
+ *   <li>at any moment, {@link #size()} ≤ {@code capacity + overshoot} plus the weights of the inserts in progress
+ *       (at most one block per inserting thread);</li>
+ * </ul>
+ * where {@code overshoot} is {@link #maxOvershoot()}: {@code capacity / 32} ({@link #OVERSHOOT_SHIFT}). Unstarted,
+ * maintenance runs after every write and the size is at most the capacity after each insert. Size-based evictions
+ * are counted from Caffeine's eviction listener; a maintenance run (on any thread) that evicted anything counts as one
+ * eviction run.
  *
  * <p>Evict-by-file walks the file's chain of blocks ({@link FileChains}, linked through the cached
  * {@link ChainedBlock}s themselves), so it costs that file's blocks and no index node exists per block.
@@ -46,27 +63,46 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@code chainLock}. Nothing is called on the map while {@code chainLock} is held.
  */
 public final class TinyLfuBlockCache implements BlockCache {
+  /**
+   * The overshoot bound is the capacity shifted right by this (1/32 of the capacity): room for the maintenance
+   * thread to keep up with bursts of inserts on its own core, small beside the heap share the cache is given.
+   */
+  public static final int OVERSHOOT_SHIFT = 5;
+
   private final TinyLfuConfig config;
   private final Cache<BlockKey, ChainedBlock> cache;
   private final ConcurrentMap<BlockKey, ChainedBlock> map;
   private final Policy.Eviction<BlockKey, ChainedBlock> eviction;
-  /** Guards {@link #fileChains} and the chain fields of every cached block; taken inside Caffeine's map locks. */
-  private final ReentrantLock chainLock = new ReentrantLock();
+  /**
+   * Guards {@link #fileChains} and the chain fields of every cached block; taken inside Caffeine's map locks. A
+   * monitor rather than a {@code ReentrantLock}: the inserting and the maintenance thread take it for a few
+   * instructions at a time, and a monitor spins briefly before it parks a waiter.
+   */
+  private final Object chainLock = new Object();
   /** Each file's blocks, for evict-by-file. Guarded by chainLock. */
   private final FileChains fileChains = new FileChains();
   private final StatsRecorder stats = new StatsRecorder();
   private final LongAdder[] blockCounts = new LongAdder[BlockCategory.COUNT];
-  /** Size-based evictions so far; an insert that moves it counts as one eviction run. */
+  /** Size-based evictions so far; a maintenance run that moves it counts as one eviction run. */
   private final AtomicLong sizeEvictions = new AtomicLong();
+  /** The weights of the published blocks: Caffeine's weighted size without its lag behind the write buffer. */
+  private final AtomicLong weightedSize = new AtomicLong();
+  /** Runs Caffeine's maintenance: on the calling threads, or on its own thread once started. */
+  private final MaintenanceThread maintenance = new MaintenanceThread(this::countedMaintenance);
+  /** {@code capacity + overshoot}: an insert that leaves {@link #weightedSize} above it runs maintenance itself. */
+  private final long cleanUpAbove;
   private volatile boolean closed;
 
   /**
+   * A cache whose Caffeine maintenance runs on the calling threads until {@link #start()}. Starts no thread.
+   *
    * @throws IllegalStateException if the Caffeine on the classpath is older than the one this cache needs (see
    *     {@link CaffeineRequirement})
    */
   public TinyLfuBlockCache(TinyLfuConfig config) {
     CaffeineRequirement.check(Caffeine.class);
     this.config = Objects.requireNonNull(config, "config");
+    this.cleanUpAbove = config.capacity() + maxOvershoot(config.capacity());
     for (int i = 0; i < blockCounts.length; i++) {
       blockCounts[i] = new LongAdder();
     }
@@ -74,13 +110,50 @@ public final class TinyLfuBlockCache implements BlockCache {
     this.cache = Caffeine.newBuilder()
         .initialCapacity((int) Math.min(1 << 24, expectedBlocks))
         .maximumWeight(config.capacity())
-        .weigher((BlockKey key, ChainedBlock block) ->
-            (int) Math.min(Integer.MAX_VALUE, block.heapSize(HeapBlock.TINYLFU_ENTRY_OVERHEAD)))
-        .executor(Runnable::run)
+        .weigher((BlockKey key, ChainedBlock block) -> (int) weight(block))
+        .executor(maintenance)
         .evictionListener(this::onEvicted)
         .build();
     this.map = cache.asMap();
     this.eviction = cache.policy().eviction().orElseThrow();
+  }
+
+  /** Starts the maintenance thread (a daemon named {@code tinylfu-maintenance}). */
+  public TinyLfuBlockCache start() {
+    return start(r -> {
+      Thread t = new Thread(r, "tinylfu-maintenance");
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  /** Starts the maintenance thread from {@code threadFactory}. */
+  public TinyLfuBlockCache start(ThreadFactory threadFactory) {
+    maintenance.start(threadFactory);
+    return this;
+  }
+
+  /** How far above {@code capacity} the accounted size may be when no insert is in progress. */
+  private static long maxOvershoot(long capacity) {
+    return capacity >>> OVERSHOOT_SHIFT;
+  }
+
+  /** How far above the capacity {@link #size()} may be when no insert is in progress (see the class comment). */
+  public long maxOvershoot() {
+    return maxOvershoot(config.capacity());
+  }
+
+  /** Runs one of Caffeine's maintenance tasks, counting it as an eviction run if it evicted anything. */
+  private void countedMaintenance(Runnable task) {
+    long evictionsBefore = sizeEvictions.get();
+    task.run();
+    if (sizeEvictions.get() != evictionsBefore) {
+      stats.evictionRun();
+    }
+  }
+
+  private static long weight(ChainedBlock block) {
+    return Math.min(Integer.MAX_VALUE, block.heapSize(HeapBlock.TINYLFU_ENTRY_OVERHEAD));
   }
 
   /** Caffeine's eviction listener: runs on the evicting thread, inside the map's lock for {@code key}. */
@@ -88,8 +161,7 @@ public final class TinyLfuBlockCache implements BlockCache {
     if (key == null || block == null) {
       return;
     }
-    blockCounts[block.category().ordinal()].decrement();
-    drop(block);
+    removed(block);
     if (cause.wasEvicted()) {
       sizeEvictions.incrementAndGet();
       stats.evicted(block.category());
@@ -140,21 +212,22 @@ public final class TinyLfuBlockCache implements BlockCache {
       return CacheResult.ALREADY_CACHED;
     }
     ChainedBlock cached = new ChainedBlock(key, insert.heapBlock(block, options.category()));
-    long evictionsBefore = sizeEvictions.get();
+    long weight = weight(cached);
+    // Counted before it is published: its eviction, which may follow at once, subtracts what was added.
     blockCounts[options.category().ordinal()].increment();
+    weightedSize.addAndGet(weight);
     if (map.putIfAbsent(key, cached) != null) {
       blockCounts[options.category().ordinal()].decrement();
+      weightedSize.addAndGet(-weight);
       cache.getIfPresent(key);
       return CacheResult.ALREADY_CACHED;
     }
-    chainLock.lock();
-    try {
+    synchronized (chainLock) {
       fileChains.linkLocked(cached); // not if it was evicted or removed since it was published
-    } finally {
-      chainLock.unlock();
     }
-    if (sizeEvictions.get() != evictionsBefore) {
-      stats.evictionRun();
+    // Checked after publishing, so that the last insert to finish sees every block published before it.
+    if (weightedSize.get() > cleanUpAbove) {
+      countedMaintenance(cache::cleanUp); // the executor lags: evict down to the capacity here
     }
     return CacheResult.CACHED;
   }
@@ -197,17 +270,20 @@ public final class TinyLfuBlockCache implements BlockCache {
     if (removed == null) {
       return false;
     }
-    blockCounts[removed.category().ordinal()].decrement();
-    drop(removed);
+    removed(removed);
     return true;
   }
 
+  /** Takes a block that left the map out of the counts and its file's chain. */
+  private void removed(ChainedBlock block) {
+    blockCounts[block.category().ordinal()].decrement();
+    weightedSize.addAndGet(-weight(block));
+    drop(block);
+  }
+
   private void drop(ChainedBlock block) {
-    chainLock.lock();
-    try {
+    synchronized (chainLock) {
       fileChains.dropLocked(block);
-    } finally {
-      chainLock.unlock();
     }
   }
 
@@ -215,17 +291,13 @@ public final class TinyLfuBlockCache implements BlockCache {
   public int evictBlocksByFile(String file) {
     Objects.requireNonNull(file, "file");
     List<ChainedBlock> blocks;
-    chainLock.lock();
-    try {
+    synchronized (chainLock) {
       blocks = fileChains.takeLocked(file);
-    } finally {
-      chainLock.unlock();
     }
     int removed = 0;
     for (ChainedBlock block : blocks) {
       if (map.remove(block.key(), block)) {
-        blockCounts[block.category().ordinal()].decrement();
-        drop(block);
+        removed(block);
         removed++;
       }
     }
@@ -240,7 +312,7 @@ public final class TinyLfuBlockCache implements BlockCache {
 
   /** Runs Caffeine's pending maintenance (evictions) now, on the calling thread. */
   public void cleanUp() {
-    cache.cleanUp();
+    countedMaintenance(cache::cleanUp);
   }
 
   @Override
@@ -258,8 +330,12 @@ public final class TinyLfuBlockCache implements BlockCache {
   }
 
   @Override
+  /**
+   * {@inheritDoc} The weights of the blocks in the map, pending evictions included: above the capacity by at most the
+   * bound of the class comment.
+   */
   public long size() {
-    return eviction.weightedSize().orElse(0L);
+    return weightedSize.get();
   }
 
   @Override
@@ -267,22 +343,20 @@ public final class TinyLfuBlockCache implements BlockCache {
     return map.size();
   }
 
-  /** Drops every block; views held by readers stay valid until released. */
+  /** Stops the maintenance thread and drops every block; views held by readers stay valid until released. */
   @Override
   public void close() {
     if (closed) {
       return;
     }
     closed = true;
+    maintenance.stop();
     for (BlockKey key : map.keySet()) {
       evictBlock(key);
     }
     cache.cleanUp();
-    chainLock.lock();
-    try {
+    synchronized (chainLock) {
       fileChains.clearLocked();
-    } finally {
-      chainLock.unlock();
     }
   }
 }

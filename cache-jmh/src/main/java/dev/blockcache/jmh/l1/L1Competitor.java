@@ -28,12 +28,12 @@ public enum L1Competitor {
       return new OursAdapter(name(), new LruBlockCache(config).start(), Access.GET, names, keys, source);
     }
   },
-  /** blockcache's TinyLfuBlockCache (Caffeine, maintenance on the calling thread). */
+  /** blockcache's TinyLfuBlockCache (Caffeine), maintenance thread started, as in production. */
   OURS_TINYLFU {
     @Override
     L1Adapter create(long capacity, Keys names, int keys, KeySource source) {
       TinyLfuConfig config = TinyLfuConfig.of(capacity, TinyLfuConfig.DEFAULT_MAX_BLOCK_SIZE, names.blockSize());
-      return new OursAdapter(name(), new TinyLfuBlockCache(config), Access.GET, names, keys, source);
+      return new OursAdapter(name(), new TinyLfuBlockCache(config).start(), Access.GET, names, keys, source);
     }
   },
   /** OURS_LRU read through the scoped {@code read(key, options, reader)}: the block is lent, nothing allocated. */
@@ -49,7 +49,7 @@ public enum L1Competitor {
     @Override
     L1Adapter create(long capacity, Keys names, int keys, KeySource source) {
       TinyLfuConfig config = TinyLfuConfig.of(capacity, TinyLfuConfig.DEFAULT_MAX_BLOCK_SIZE, names.blockSize());
-      return new OursAdapter(name(), new TinyLfuBlockCache(config), Access.SCOPED_READ, names, keys, source);
+      return new OursAdapter(name(), new TinyLfuBlockCache(config).start(), Access.SCOPED_READ, names, keys, source);
     }
   },
   /** HBase 2.6's LruBlockCache with its eviction thread, as a RegionServer builds it. */
@@ -73,8 +73,9 @@ public enum L1Competitor {
     }
   },
   /**
-   * A raw bounded Caffeine cache, key to byte[], weighted and executed as OURS_TINYLFU's cache is: the floor that
-   * OURS_TINYLFU's get can approach. Gets are {@code Cache.getIfPresent}.
+   * A plain bounded Caffeine cache, key to byte[], weighted as OURS_TINYLFU's cache is, with Caffeine's default
+   * executor (the common fork-join pool: maintenance off the reading thread, as OURS_TINYLFU's maintenance thread
+   * takes it): the floor that OURS_TINYLFU's get can approach. Gets are {@code Cache.getIfPresent}.
    */
   CAFFEINE {
     @Override
@@ -82,7 +83,6 @@ public enum L1Competitor {
       Cache<BlockKey, byte[]> cache = Caffeine.newBuilder()
           .maximumWeight(capacity)
           .weigher((BlockKey key, byte[] block) -> block.length + HeapBlock.TINYLFU_ENTRY_OVERHEAD)
-          .executor(Runnable::run)
           .build();
       return new MapAdapter(name(), cache.asMap(), cache::getIfPresent, cache::cleanUp, names, keys, source);
     }

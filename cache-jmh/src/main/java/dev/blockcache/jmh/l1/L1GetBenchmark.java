@@ -40,10 +40,12 @@ import org.openjdk.jmh.annotations.Threads;
  *   <li><b>CPU time</b>: besides ops/s, each thread's CPU time per get ({@link ThreadCpu}: {@code cpuNanos} over
  *       {@code cpuOps}), which stays comparable when other processes share the cores.</li>
  *   <li><b>Competitors</b> ({@link L1Competitor}): OURS_LRU, OURS_TINYLFU, OURS_LRU_SCOPED, OURS_TINYLFU_SCOPED,
- *       HBASE_LRU, HBASE_TINYLFU, CAFFEINE (raw bounded {@code Cache.getIfPresent}), CHM
+ *       HBASE_LRU, HBASE_TINYLFU, CAFFEINE (plain bounded {@code Cache.getIfPresent}), CHM
  *       ({@code ConcurrentHashMap.get}).</li>
  *   <li><b>Lifecycle</b>: OURS_LRU's background evictor is started, as in production; with no inserts it never runs.
- *       HBase's LruBlockCache runs its eviction thread too.</li>
+ *       HBase's LruBlockCache runs its eviction thread too. OURS_TINYLFU's maintenance thread is started, so that
+ *       Caffeine's read-buffer drains run there, as HBase's TinyLFU and CAFFEINE (Caffeine's default executor) run
+ *       them on the common pool.</li>
  * </ul>
  *
  * <p>Run (quick mode, results and the Markdown report in {@code results/}):

@@ -24,7 +24,8 @@ import org.openjdk.jmh.annotations.Threads;
  *   <li><b>Cache</b>: {@link #capacityMiB} MiB (64: 16,384 blocks of 4 KiB or 1,024 of 64 KiB), filled by the warmup
  *       (the warmup inserts several times the capacity), so that the measured inserts evict as fast as they insert.
  *       Each cache runs its own eviction as in production: ours LRU and HBase's LRU on their background threads,
- *       ours TinyLFU on the inserting thread, HBase's TinyLFU on the common fork-join pool.</li>
+ *       ours TinyLFU on its maintenance thread (the inserting thread evicts only past the overshoot bound), HBase's
+ *       TinyLFU on the common fork-join pool.</li>
  *   <li><b>Competitors</b> ({@link L1InsertCompetitor}): {@code OURS_LRU} and {@code OURS_TINYLFU} insert with
  *       {@code cacheBlock} (a copy), the {@code _HAND_OVER} rows with {@code handOver} (the cache keeps the array),
  *       {@code HBASE_LRU} and {@code HBASE_TINYLFU} with {@code cacheBlock} of an on-heap {@code HFileBlock} (a

@@ -47,18 +47,18 @@ public enum L1InsertCompetitor {
       return new Ours(new LruBlockCache(lruConfig(capacity, names)).start(), names, true);
     }
   },
-  /** Our TinyLFU (maintenance on the inserting thread); {@code cacheBlock} (copy). */
+  /** Our TinyLFU, maintenance thread started (bounded overshoot); {@code cacheBlock} (copy). */
   OURS_TINYLFU {
     @Override
     Inserter create(long capacity, Keys names) {
-      return new Ours(new TinyLfuBlockCache(tinyLfuConfig(capacity, names)), names, false);
+      return new Ours(new TinyLfuBlockCache(tinyLfuConfig(capacity, names)).start(), names, false);
     }
   },
   /** Our TinyLFU; {@code handOver}. */
   OURS_TINYLFU_HAND_OVER {
     @Override
     Inserter create(long capacity, Keys names) {
-      return new Ours(new TinyLfuBlockCache(tinyLfuConfig(capacity, names)), names, true);
+      return new Ours(new TinyLfuBlockCache(tinyLfuConfig(capacity, names)).start(), names, true);
     }
   },
   /** HBase 2.6's LruBlockCache with its eviction thread. */

@@ -1,0 +1,210 @@
+package dev.blockcache.l1.lru;
+
+import dev.blockcache.api.BlockKey;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.function.Consumer;
+
+/**
+ * The index of an {@link LruBlockCache}: an open-addressing hash table from {@link BlockKey} to {@link LruEntry}, read
+ * without locks and written under the cache's list lock.
+ *
+ * <h2>Design notes</h2>
+ * A lookup of a cached block in a map of nodes loads the table slot, the node, then the entry, then the block's
+ * bytes: each a dependent cache miss once the cache holds more blocks than the CPU caches do. This table keeps two
+ * parallel arrays instead, so that a lookup loads the slot's tag and entry reference (two independent loads), then
+ * the entry, whose key and array are again independent loads:
+ * <pre>
+ *   slot i:   tags[i]    int   0 = empty; otherwise the upper 32 bits of the key's hash64 (0 mapped to 1)
+ *             entries[i] ref   the entry, or null in a slot whose entry was removed (a tombstone: tag kept)
+ *   home slot of a key = tag &amp; mask; linear probing from there; a probe stops at the first empty slot
+ * </pre>
+ * The tag doubles as the home slot, so a rebuild moves entries by their tags without touching the entries.
+ *
+ * <p>Invariants: a slot once non-empty stays non-empty until the next rebuild (removal leaves a tombstone), so a probe
+ * chain never breaks under a reader; fewer than 3/4 of the slots are non-empty, so every probe meets an empty slot.
+ * An insert reuses the first tombstone on its probe chain. When the non-empty slots pass 3/4 the table is rebuilt into
+ * new arrays (twice as many slots when more than half are live, else as many), which are published with one volatile
+ * write; the old arrays are never written again.
+ *
+ * <p>Concurrency: readers ({@link #get}) take no lock: they read the current arrays once and probe them; an entry is
+ * published with a release store and read with an acquire load, so a reader sees it fully constructed. A reader
+ * racing a writer may miss an entry being inserted or see one being removed, which is a get ordered before that
+ * insert or removal. Writers ({@code ...Locked} methods) must hold the owning cache's list lock; the tag/entry pair
+ * of a slot may be seen half written by a reader, which is why a tag match is only a hint and the entry's key decides.
+ *
+ * <p>Heap: 8 bytes per slot (with compressed oops), 2 to 4 slots per entry: 16–32 bytes per cached block, against
+ * 37–43 for a {@code ConcurrentHashMap}'s node and table share.
+ */
+final class EntryTable {
+  private static final VarHandle ENTRIES = MethodHandles.arrayElementVarHandle(LruEntry[].class);
+  private static final VarHandle TAGS = MethodHandles.arrayElementVarHandle(int[].class);
+  /** The largest table, in slots: the largest power of two an array can hold. */
+  private static final int MAX_SLOTS = 1 << 30;
+  /** The smallest table, in slots. */
+  private static final int MIN_SLOTS = 16;
+
+  /** One generation of the table: never written once a rebuild has replaced it. */
+  private static final class Slots {
+    final int[] tags;
+    final LruEntry[] entries;
+    final int mask;
+
+    Slots(int size) {
+      this.tags = new int[size];
+      this.entries = new LruEntry[size];
+      this.mask = size - 1;
+    }
+  }
+
+  private volatile Slots slots;
+  /** Slots holding an entry. Guarded by the list lock; read without it by {@link #size()}. */
+  private volatile int live;
+  /** Slots that are not empty: live entries plus tombstones. Guarded by the list lock. */
+  private int used;
+
+  /** A table presized for {@code expectedEntries} entries at most half its slots. */
+  EntryTable(int expectedEntries) {
+    long wanted = Math.max(MIN_SLOTS, 2L * expectedEntries);
+    this.slots = new Slots((int) Math.min(MAX_SLOTS, Long.highestOneBit(wanted - 1) << 1));
+  }
+
+  /** The tag of a hash: its upper 32 bits, never 0 (the empty slot's tag). */
+  private static int tag(long hash64) {
+    int t = (int) (hash64 >>> 32);
+    return t != 0 ? t : 1;
+  }
+
+  /** The entry of {@code key}, or null. Lock-free. */
+  LruEntry get(BlockKey key) {
+    Slots s = slots;
+    int[] tags = s.tags;
+    LruEntry[] entries = s.entries;
+    int mask = s.mask;
+    int tag = tag(key.hash64());
+    for (int i = tag & mask; ; i = (i + 1) & mask) {
+      int t = (int) TAGS.getAcquire(tags, i);
+      if (t == tag) {
+        LruEntry e = (LruEntry) ENTRIES.getAcquire(entries, i);
+        if (e != null && e.key().equals(key)) {
+          return e;
+        }
+      } else if (t == 0) {
+        return null;
+      }
+    }
+  }
+
+  /** The number of entries. */
+  int size() {
+    return live;
+  }
+
+  /**
+   * Inserts {@code entry} unless an entry of its key is present.
+   *
+   * @return the present entry, or null if {@code entry} was inserted
+   */
+  LruEntry putIfAbsentLocked(LruEntry entry) {
+    BlockKey key = entry.key();
+    Slots s = slots;
+    int tag = tag(key.hash64());
+    int free = -1;
+    int i = tag & s.mask;
+    for (int t; (t = s.tags[i]) != 0; i = (i + 1) & s.mask) {
+      LruEntry e = s.entries[i];
+      if (e == null) {
+        if (free < 0) {
+          free = i;
+        }
+      } else if (t == tag && e.key().equals(key)) {
+        return e;
+      }
+    }
+    if (free < 0) {
+      free = i;
+      used++;
+    }
+    ENTRIES.setRelease(s.entries, free, entry);
+    TAGS.setRelease(s.tags, free, tag);
+    live++;
+    if (used > s.tags.length - (s.tags.length >>> 2)) {
+      rebuildLocked(s);
+    }
+    return null;
+  }
+
+  /** Removes {@code entry} if it is the entry of its key; returns whether it did. */
+  boolean removeLocked(LruEntry entry) {
+    int i = slotOfLocked(entry.key(), entry);
+    if (i < 0) {
+      return false;
+    }
+    ENTRIES.setRelease(slots.entries, i, null);
+    live--;
+    return true;
+  }
+
+  /** Removes and returns the entry of {@code key}, or returns null if there is none. */
+  LruEntry removeLocked(BlockKey key) {
+    int i = slotOfLocked(key, null);
+    if (i < 0) {
+      return null;
+    }
+    LruEntry e = slots.entries[i];
+    ENTRIES.setRelease(slots.entries, i, null);
+    live--;
+    return e;
+  }
+
+  /** The slot of {@code key}'s entry (of {@code expected} itself when it is not null), or -1. */
+  private int slotOfLocked(BlockKey key, LruEntry expected) {
+    Slots s = slots;
+    int tag = tag(key.hash64());
+    for (int i = tag & s.mask, t; (t = s.tags[i]) != 0; i = (i + 1) & s.mask) {
+      LruEntry e = s.entries[i];
+      if (t == tag && e != null && (expected != null ? e == expected : e.key().equals(key))) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** Calls {@code action} with every entry (entries removed by {@code action} itself included). */
+  void forEachLocked(Consumer<LruEntry> action) {
+    LruEntry[] entries = slots.entries;
+    for (LruEntry e : entries) {
+      if (e != null) {
+        action.accept(e);
+      }
+    }
+  }
+
+  /** Copies the live entries of {@code old} into new arrays, twice as large if more than half its slots are live. */
+  private void rebuildLocked(Slots old) {
+    int size = old.tags.length;
+    if (live > size >>> 1 && size < MAX_SLOTS) {
+      size <<= 1;
+    }
+    Slots s = new Slots(size);
+    for (int j = 0; j < old.tags.length; j++) {
+      LruEntry e = old.entries[j];
+      if (e != null) {
+        int tag = old.tags[j];
+        int i = tag & s.mask;
+        while (s.tags[i] != 0) {
+          i = (i + 1) & s.mask;
+        }
+        s.tags[i] = tag;
+        s.entries[i] = e;
+      }
+    }
+    used = live;
+    slots = s; // publishes the new arrays with their contents
+  }
+
+  /** The number of slots, for tests. */
+  int slotCount() {
+    return slots.tags.length;
+  }
+}
