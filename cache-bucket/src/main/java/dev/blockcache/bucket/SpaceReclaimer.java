@@ -104,19 +104,20 @@ final class SpaceReclaimer {
     if (allocator.hasRoomFor(stored)) {
       return true;
     }
-    return admitFull(index.frequency(key), stored);
+    return admitFull(key, stored);
   }
 
   private synchronized void growSketch() {
     index.sketch().ensureCapacity(index.size());
   }
 
-  private synchronized boolean admitFull(int keyFrequency, int stored) {
+  private synchronized boolean admitFull(BlockKey key, int stored) {
     if (allocator.hasRoomFor(stored)) {
       return true;
     }
     stats.evictionRun();
-    return frequency.admit(keyFrequency, stored, climber.bias(index.size()));
+    return frequency.admit(index.segmentIndex(key), BlockIndex.fingerprint(key), index.frequency(key), stored,
+        climber.bias(index.size()));
   }
 
   /**

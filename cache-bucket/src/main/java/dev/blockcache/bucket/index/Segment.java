@@ -401,7 +401,7 @@ final class Segment {
    * {@code want} have been offered. Removes nothing. Updates {@code hand.slot} (where the next step resumes, 0 when
    * the segment is done) and {@code hand.candidates}; returns how many entries were offered.
    */
-  int sample(int segmentIndex, int p, int want, LongPredicate accept, FrequencySketch sketch, ClockHand hand,
+  int sample(int segmentIndex, int p, int want, VictimFilter accept, FrequencySketch sketch, ClockHand hand,
       Victim victim) {
     long stamp = lock.writeLock();
     try {
@@ -416,7 +416,7 @@ final class Segment {
       for (; i < cap && offered < want; i++) {
         long stored = t[2 * i + 1];
         long fp = t[2 * i];
-        if (fp != 0 && IndexEntry.priorityOrdinal(stored) == p && accept.test(stored & ~REF_BIT)) {
+        if (fp != 0 && IndexEntry.priorityOrdinal(stored) == p && accept.accepts(fp, stored & ~REF_BIT)) {
           hand.candidates++;
           if ((stored & REF_BIT) != 0) {
             t[2 * i + 1] = stored & ~REF_BIT;
