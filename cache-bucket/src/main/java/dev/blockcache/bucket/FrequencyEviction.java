@@ -41,12 +41,20 @@ import dev.blockcache.bucket.index.VictimFilter;
 final class FrequencyEviction {
   /** Unread candidates compared per victim choice: 8 finds a cold block cheaply (a few index slots per insert). */
   static final int SAMPLE = 8;
+  /**
+   * The admission bias: a block leaving the window (or, without a window, a new block) displaces a victim only if its
+   * estimated frequency exceeds the victim's by more than 1 (or the victim's is 0). -1 kept loop and scan blocks in
+   * place in the simulator (biases 0 to -4 and a hill-climbed bias were tried; see docs/benchmarks.md).
+   */
+  static final int BIAS = -1;
 
   private final BucketCacheConfig config;
   private final BucketAllocator allocator;
   private final BlockIndex index;
   private final EntrySink evicted;
-  private final Victim victim = new Victim();
+  /** The chosen victim; {@link #other} is the runner-up's scratch (the two swap when the runner-up is colder). */
+  private Victim victim = new Victim();
+  private Victim other = new Victim();
   private final AdmissionWindow window = new AdmissionWindow();
   /** One filter per size class, made once: "the entry's block is of this class and not in the window". */
   private final VictimFilter[] inMainOfClass;
@@ -75,13 +83,13 @@ final class FrequencyEviction {
    * @return true to admit (an item was freed, or none of the class could be and the allocation must find room
    *     otherwise), false to decline
    */
-  boolean admit(int segment, long fingerprint, int frequency, int length, int bias) {
+  boolean admit(int segment, long fingerprint, int frequency, int length) {
     long target = windowTarget();
     if (target == 0) {
       if (!chooseVictim(length)) {
         return true;
       }
-      if (!admits(frequency, victim.frequency(), bias)) {
+      if (!admits(frequency, victim.frequency(), BIAS)) {
         return false;
       }
       index.removeVictim(victim, evicted);
@@ -96,7 +104,7 @@ final class FrequencyEviction {
       long entry = index.peek(leavingSegment, leaving);
       if (entry != IndexEntry.ABSENT && allocator.sizeClassOf(IndexEntry.length(entry)) == sizeClass) {
         freed = true;
-        if (chooseVictim(length) && admits(index.sketch().frequency(leaving), victim.frequency(), bias)) {
+        if (chooseVictim(length) && admits(index.sketch().frequency(leaving), victim.frequency(), BIAS)) {
           index.removeVictim(victim, evicted);
         } else {
           index.remove(leavingSegment, leaving, entry, evicted);
@@ -145,6 +153,18 @@ final class FrequencyEviction {
   /** The victim for a block of {@code length}, in {@link #victim}; false if the cache holds no block of its class. */
   private boolean chooseVictim(int length) {
     VictimFilter accept = inMainOfClass[allocator.sizeClassOf(length)];
+    if (priorityOrder()[0] != CachePriority.MEMORY) {
+      boolean single = index.chooseVictim(CachePriority.SINGLE, accept, SAMPLE, victim);
+      boolean multi = index.chooseVictim(CachePriority.MULTI, accept, SAMPLE, other);
+      if (multi && (!single || other.frequency() < victim.frequency())) {
+        Victim colder = other;
+        other = victim;
+        victim = colder;
+      }
+      if (single || multi) {
+        return true;
+      }
+    }
     for (CachePriority p : priorityOrder()) {
       if (index.chooseVictim(p, accept, SAMPLE, victim)) {
         return true;

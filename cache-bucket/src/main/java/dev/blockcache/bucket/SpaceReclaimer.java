@@ -58,8 +58,6 @@ final class SpaceReclaimer {
   private final StatsRecorder stats;
   /** The tinylfu policy's decisions, or null under the hbase policy. */
   private final FrequencyEviction frequency;
-  /** The tinylfu policy's admission bias, or null under hbase. */
-  private final AdmissionClimber climber;
   /** Admissions since the sketch's size was last checked; racy on purpose (a check more or less is harmless). */
   private int sinceSketchCheck;
 
@@ -80,7 +78,6 @@ final class SpaceReclaimer {
       throw new IllegalArgumentException("the tinylfu policy needs an index built with a frequency sketch");
     }
     this.frequency = tinyLfu ? new FrequencyEviction(config, allocator, index, evicted) : null;
-    this.climber = tinyLfu ? new AdmissionClimber(stats) : null;
   }
 
   /** The sketch an index for {@code config} counts accesses in: one under tinylfu, null under hbase. */
@@ -116,8 +113,7 @@ final class SpaceReclaimer {
       return true;
     }
     stats.evictionRun();
-    return frequency.admit(index.segmentIndex(key), BlockIndex.fingerprint(key), index.frequency(key), stored,
-        climber.bias(index.size()));
+    return frequency.admit(index.segmentIndex(key), BlockIndex.fingerprint(key), index.frequency(key), stored);
   }
 
   /**

@@ -15,7 +15,10 @@ import dev.blockcache.testing.Blocks;
 import io.netty.buffer.ByteBuf;
 import org.junit.jupiter.api.Test;
 
-/** Pins the tinylfu admission decision: a full cache takes a block only if it is used more than its victim. */
+/**
+ * Pins the tinylfu admission decision without a window ({@code admission.window.factor} 0): a full cache takes a
+ * block only if it is used more than its victim. {@link WindowAdmissionTest} pins the window.
+ */
 class FrequencyAdmissionTest {
   private static final ReadOptions DATA = ReadOptions.of(BlockCategory.DATA);
 
@@ -28,7 +31,7 @@ class FrequencyAdmissionTest {
 
   static BucketCache cache(L2Policy policy) {
     BucketCacheConfig config = BucketCacheConfig.builder("heap", (long) SLOTS * ITEM).bucketSizes(ITEM)
-        .writerInline(true).evictionPolicy(policy).build();
+        .writerInline(true).evictionPolicy(policy).admissionWindow(0).build();
     return BucketCaches.create(config);
   }
 

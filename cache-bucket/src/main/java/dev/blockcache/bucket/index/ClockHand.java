@@ -22,6 +22,15 @@ final class ClockHand {
   int slot;
   /** Entries of the hand's priority seen during the current walk; scratch for the stop rule. */
   long candidates;
+  /** Occupied slots the current victim choice may still visit; scratch for its slot limit. */
+  int slotBudget;
+
+  /**
+   * Most occupied slots (entries of any priority) one victim choice visits: 1,024 bounds its cost when the filter declines most
+   * entries of the priority (all of them in the admission window, say), where the stop rule alone would let it walk
+   * the whole index twice on every admission.
+   */
+  static final int SAMPLE_SLOT_LIMIT = 1024;
   /** Fingerprints chosen in the current segment pass; reused across calls (grows to the largest pass, never shrinks). */
   long[] victims = new long[16];
 
@@ -58,17 +67,19 @@ final class ClockHand {
 
   /**
    * Offers up to {@code want} unreferenced entries of priority {@code p} that {@code accept} takes to {@code victim}
-   * (see {@link Segment#sample}); returns how many were offered.
+   * (see {@link Segment#sample}), visiting at most {@value #SAMPLE_SLOT_LIMIT}
+   * entries; returns how many were offered.
    */
   synchronized int sample(Segment[] segments, int p, int want, VictimFilter accept, FrequencySketch sketch,
       Victim victim) {
     int n = segments.length;
     candidates = 0;
+    slotBudget = SAMPLE_SLOT_LIMIT;
     int offered = 0;
-    for (int visit = 0; visit <= 2 * n && offered < want; visit++) {
+    for (int visit = 0; visit <= 2 * n && offered < want && slotBudget > 0; visit++) {
       offered += segments[segment].sample(segment, p, want - offered, accept, sketch, this, victim);
       if (slot != 0) {
-        break; // stopped inside the segment: enough offered
+        break; // stopped inside the segment: enough offered, or the slot limit reached
       }
       advance(n);
       if (visit == n && candidates == 0) {
