@@ -79,12 +79,10 @@ import java.util.function.LongUnaryOperator;
  * must be short, non-blocking, and must not call back into this index. The whole lock order of the L2 is in
  * {@code dev.blockcache.bucket}'s package notes.
  *
- * <p><b>CLOCK.</b> One persistent hand per priority walks segments in order and slots within each. A referenced
- * entry loses its bit; an unreferenced one is removed. A sweep stops when enough bytes are freed, after a full
- * revolution that saw no entry of the priority, or after two revolutions (the first may only clear bits).
- * SINGLE entries are never referenced (a hit promotes them), so SINGLE entries go in hand order (slot
- * order, not insertion order: a fingerprint table keeps no insertion order). That is {@link #evict}, the hbase
- * policy's sweep.
+ * <p><b>CLOCK.</b> One persistent {@link ClockHand} per priority walks segments in order and slots within each; a
+ * referenced entry loses its bit, an unreferenced one is removed (the stop rule is the hand's). SINGLE entries are
+ * never referenced (a hit promotes them), so they go in slot order, not insertion order: a fingerprint table keeps
+ * no insertion order. That is {@link #evict}, the hbase policy's sweep.
  *
  * <p><b>Frequency (tinylfu policy).</b> An index built with a {@link FrequencySketch} counts every {@link #get} in it
  * (keyed by the fingerprint, so the sketch needs nothing else per entry) and {@link #chooseVictim} orders eviction
@@ -358,11 +356,8 @@ public final class BlockIndex {
       EntrySink sink) {
     Objects.requireNonNull(sink, "sink");
     Objects.requireNonNull(accept, "accept");
-    if (need <= 0) {
-      return 0;
-    }
     int p = priority.ordinal();
-    return hands[p].sweep(segments, p, need, accept, weight, sink);
+    return need <= 0 ? 0 : hands[p].sweep(segments, p, need, accept, weight, sink);
   }
 
   /** Entries in the index. */
