@@ -16,8 +16,9 @@ import java.util.function.LongPredicate;
  * full cache. {@code hbase.bucketcache.eviction.policy} picks how:
  *
  * <h2>tinylfu (the default)</h2>
- * Admission and eviction by {@link FrequencyEviction}: {@link #admit} lets a block into a full size class only if it
- * is estimated to be used more often than the block it displaces, and evicts that one block; an allocation that
+ * Admission and eviction by {@link FrequencyEviction}: {@link #admit} lets a block into a full size class through the
+ * admission window (or, without one, only if it is estimated to be used more often than the block it displaces) and
+ * evicts one block for it; an allocation that
  * still finds no item (blocks admitted while others were queued, slots pinned by readers) evicts one chosen block at
  * a time, up to {@value #MAX_VICTIMS_PER_ALLOCATION}, then falls back to the bucket pass below. The cache thus stays
  * full: eviction takes one block per block written, never a share of the cache at once. The acceptfactor, minfactor
