@@ -102,6 +102,34 @@ class FrequencyAdmissionTest {
   }
 
   @Test
+  void theVictimIsTheColderOfASingleAndAMultiCandidateNotThePriorityOverItsShare() {
+    try (BucketCache cache = cache(L2Policy.TINYLFU)) {
+      int half = SLOTS / 2;
+      for (int i = 0; i < half; i++) {
+        BlockKey single = BlockKey.of("single", i);
+        read(cache, single, 5); // five misses, then cached and never read: SINGLE, frequency 5
+        assertEquals(CacheResult.CACHED, put(cache, single));
+        BlockKey multi = BlockKey.of("multi", i);
+        read(cache, multi, 1);
+        assertEquals(CacheResult.CACHED, put(cache, multi));
+        read(cache, multi, 1); // a hit: MULTI, frequency 2
+      }
+      // Single blocks hold half the bytes, twice their 25% share: by shares alone a single block would go.
+      BlockKey newcomer = BlockKey.of("new", 0);
+      read(cache, newcomer, 8);
+      assertEquals(CacheResult.CACHED, put(cache, newcomer));
+      int singles = 0;
+      int multis = 0;
+      for (int i = 0; i < half; i++) {
+        singles += cache.index().peek(BlockKey.of("single", i)) != IndexEntry.ABSENT ? 1 : 0;
+        multis += cache.index().peek(BlockKey.of("multi", i)) != IndexEntry.ABSENT ? 1 : 0;
+      }
+      assertEquals(half, singles, "no single block (frequency 5) went");
+      assertEquals(half - 1, multis, "a multi block (frequency 2) made room");
+    }
+  }
+
+  @Test
   void theRuleComparesFrequencyPlusBiasWithTheVictims() {
     assertTrue(FrequencyEviction.admits(0, 0, 0));
     assertTrue(FrequencyEviction.admits(4, 3, 0));
