@@ -14,9 +14,11 @@ import dev.blockcache.bucket.index.VictimFilter;
  *
  * <h2>Policy</h2>
  * <ul>
- *   <li><b>Which priority gives.</b> The one furthest above its share ({@code single/multi/memory.factor}) of the
- *       cached bytes, then the others by the same order; a priority that holds no block of the needed size class is
- *       skipped. With {@code memory.factor} 1, in-memory blocks give last, as in HBase.</li>
+ *   <li><b>Which priority gives.</b> If the one furthest above its share ({@code single/multi/memory.factor}) of
+ *       the cached bytes is memory, memory; otherwise the colder of a single and a multi candidate (shares alone
+ *       evicted frequently read single blocks while colder multi blocks stayed). If neither has a candidate, the
+ *       priorities in share order; a priority that holds no block of the needed size class is skipped. With
+ *       {@code memory.factor} 1, in-memory blocks give last, as in HBase.</li>
  *   <li><b>Which block.</b> Within the priority, from its CLOCK hand: a block read since the hand last passed it keeps
  *       its place (recency), and of the next {@value #SAMPLE} unread blocks of the size class the one with the lowest
  *       estimated frequency goes (frequency; the sketch ages, so old popularity fades). The victim must be of the
