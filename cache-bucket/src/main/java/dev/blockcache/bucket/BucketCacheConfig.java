@@ -49,6 +49,14 @@ public final class BucketCacheConfig {
    * default) sets no bound. A block refused for it counts as not admitted, with that reason.
    */
   public static final String MAX_WRITE_RATE = "hbase.bucketcache.admission.max.write.rate";
+  /**
+   * New key: under tinylfu, the share of the cached blocks kept in the admission window (admitted without a frequency
+   * test, judged when they leave it; see {@link AdmissionWindow}); 0 judges every block on arrival.
+   */
+  public static final String ADMISSION_WINDOW = "hbase.bucketcache.admission.window.factor";
+  public static final float DEFAULT_ADMISSION_WINDOW = 0.01f;
+  /** Largest window share: half the cache; its bookkeeping costs up to ~44 B per window block. */
+  public static final float MAX_ADMISSION_WINDOW = 0.5f;
   /** New key: open {@code file:}/{@code files:} engines with O_DIRECT (4096-byte aligned IO, no page cache). */
   public static final String FILE_DIRECT_IO = "hbase.bucketcache.file.directio";
   /** New key: verify each block's CRC32C when it is read from a file engine (memory engines never check it). */
@@ -109,6 +117,7 @@ public final class BucketCacheConfig {
   private final long persistIntervalMs;
   private final L2Policy evictionPolicy;
   private final long maxWriteRate;
+  private final float admissionWindow;
 
   private BucketCacheConfig(Builder b) {
     if (b.ioEngine == null || b.ioEngine.isBlank()) {
@@ -161,6 +170,10 @@ public final class BucketCacheConfig {
     }
     this.evictionPolicy = b.evictionPolicy;
     this.maxWriteRate = Checks.between(MAX_WRITE_RATE, b.maxWriteRate, 0, Long.MAX_VALUE);
+    if (!(b.admissionWindow >= 0f && b.admissionWindow <= MAX_ADMISSION_WINDOW)) {
+      throw new ConfigException(ADMISSION_WINDOW, b.admissionWindow, "a share in [0, " + MAX_ADMISSION_WINDOW + "]");
+    }
+    this.admissionWindow = b.admissionWindow;
   }
 
   private static int[] checkBucketSizes(int[] sizes) {
@@ -202,7 +215,8 @@ public final class BucketCacheConfig {
         .persistentPath(persistentPath)
         .persistIntervalMs(persistIntervalMs)
         .evictionPolicy(evictionPolicy)
-        .maxWriteRate(maxWriteRate);
+        .maxWriteRate(maxWriteRate)
+        .admissionWindow(admissionWindow);
   }
 
   public String ioEngine() {
@@ -306,6 +320,11 @@ public final class BucketCacheConfig {
     return maxWriteRate;
   }
 
+  /** The admission window's share of the cached blocks ({@value #ADMISSION_WINDOW}); 0 for none. */
+  public float admissionWindow() {
+    return admissionWindow;
+  }
+
   public long persistIntervalMs() {
     return persistIntervalMs;
   }
@@ -337,6 +356,7 @@ public final class BucketCacheConfig {
     private long persistIntervalMs = DEFAULT_PERSIST_INTERVAL_MS;
     private L2Policy evictionPolicy = L2Policy.TINYLFU;
     private long maxWriteRate;
+    private float admissionWindow = DEFAULT_ADMISSION_WINDOW;
 
     private Builder(String ioEngine, long capacity) {
       this.ioEngine = ioEngine;
@@ -440,6 +460,12 @@ public final class BucketCacheConfig {
     /** Bytes per second; 0 sets no bound. */
     public Builder maxWriteRate(long bytesPerSecond) {
       this.maxWriteRate = bytesPerSecond;
+      return this;
+    }
+
+    /** A share of the cached blocks in [0, {@value BucketCacheConfig#MAX_ADMISSION_WINDOW}]; 0 for no window. */
+    public Builder admissionWindow(float share) {
+      this.admissionWindow = share;
       return this;
     }
 

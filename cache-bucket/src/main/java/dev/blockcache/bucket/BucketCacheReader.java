@@ -70,6 +70,7 @@ public final class BucketCacheReader {
             : L2Policy.parse(BucketCacheConfig.EVICTION_POLICY, v.text(BucketCacheConfig.EVICTION_POLICY)))
         .maxWriteRate(v.text(BucketCacheConfig.MAX_WRITE_RATE) == null
             || v.text(BucketCacheConfig.MAX_WRITE_RATE).trim().equals("0") ? 0 : v.bytes(BucketCacheConfig.MAX_WRITE_RATE))
+        .admissionWindow(v.fraction(BucketCacheConfig.ADMISSION_WINDOW, BucketCacheConfig.DEFAULT_ADMISSION_WINDOW))
         .build();
   }
 }

@@ -10,8 +10,9 @@ import java.util.Locale;
  */
 public enum L2Policy {
   /**
-   * The default: a block is admitted into a full cache only if a frequency sketch (with aging) estimates it is used
-   * more often than the block it displaces; eviction takes, within HBase's single / multi / memory priorities, the
+   * The default (W-TinyLFU): a block offered to a full cache enters a small admission window, and stays when it
+   * leaves the window only if a frequency sketch (with aging) estimates it is used more often than the block it
+   * would displace; eviction takes, within HBase's single / multi / memory priorities, the
    * least frequently used of a few unreferenced candidates, one block per admitted block, so the cache stays full.
    */
   TINYLFU,

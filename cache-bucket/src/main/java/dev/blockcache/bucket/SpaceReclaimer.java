@@ -16,8 +16,9 @@ import java.util.function.LongPredicate;
  * full cache. {@code hbase.bucketcache.eviction.policy} picks how:
  *
  * <h2>tinylfu (the default)</h2>
- * Admission and eviction by {@link FrequencyEviction}: {@link #admit} lets a block into a full size class only if it
- * is estimated to be used more often than the block it displaces, and evicts that one block; an allocation that
+ * Admission and eviction by {@link FrequencyEviction}: {@link #admit} lets a block into a full size class through the
+ * admission window (or, without one, only if it is estimated to be used more often than the block it displaces) and
+ * evicts one block for it; an allocation that
  * still finds no item (blocks admitted while others were queued, slots pinned by readers) evicts one chosen block at
  * a time, up to {@value #MAX_VICTIMS_PER_ALLOCATION}, then falls back to the bucket pass below. The cache thus stays
  * full: eviction takes one block per block written, never a share of the cache at once. The acceptfactor, minfactor
@@ -58,8 +59,6 @@ final class SpaceReclaimer {
   private final StatsRecorder stats;
   /** The tinylfu policy's decisions, or null under the hbase policy. */
   private final FrequencyEviction frequency;
-  /** The tinylfu policy's admission bias, or null under hbase. */
-  private final AdmissionClimber climber;
   /** Admissions since the sketch's size was last checked; racy on purpose (a check more or less is harmless). */
   private int sinceSketchCheck;
 
@@ -80,7 +79,6 @@ final class SpaceReclaimer {
       throw new IllegalArgumentException("the tinylfu policy needs an index built with a frequency sketch");
     }
     this.frequency = tinyLfu ? new FrequencyEviction(config, allocator, index, evicted) : null;
-    this.climber = tinyLfu ? new AdmissionClimber(stats) : null;
   }
 
   /** The sketch an index for {@code config} counts accesses in: one under tinylfu, null under hbase. */
@@ -104,19 +102,19 @@ final class SpaceReclaimer {
     if (allocator.hasRoomFor(stored)) {
       return true;
     }
-    return admitFull(index.frequency(key), stored);
+    return admitFull(key, stored);
   }
 
   private synchronized void growSketch() {
     index.sketch().ensureCapacity(index.size());
   }
 
-  private synchronized boolean admitFull(int keyFrequency, int stored) {
+  private synchronized boolean admitFull(BlockKey key, int stored) {
     if (allocator.hasRoomFor(stored)) {
       return true;
     }
     stats.evictionRun();
-    return frequency.admit(keyFrequency, stored, climber.bias(index.size()));
+    return frequency.admit(index.segmentIndex(key), BlockIndex.fingerprint(key), index.frequency(key), stored);
   }
 
   /**

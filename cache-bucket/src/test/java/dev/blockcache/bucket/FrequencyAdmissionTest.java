@@ -15,7 +15,10 @@ import dev.blockcache.testing.Blocks;
 import io.netty.buffer.ByteBuf;
 import org.junit.jupiter.api.Test;
 
-/** Pins the tinylfu admission decision: a full cache takes a block only if it is used more than its victim. */
+/**
+ * Pins the tinylfu admission decision without a window ({@code admission.window.factor} 0): a full cache takes a
+ * block only if it is used more than its victim. {@link WindowAdmissionTest} pins the window.
+ */
 class FrequencyAdmissionTest {
   private static final ReadOptions DATA = ReadOptions.of(BlockCategory.DATA);
 
@@ -28,7 +31,7 @@ class FrequencyAdmissionTest {
 
   static BucketCache cache(L2Policy policy) {
     BucketCacheConfig config = BucketCacheConfig.builder("heap", (long) SLOTS * ITEM).bucketSizes(ITEM)
-        .writerInline(true).evictionPolicy(policy).build();
+        .writerInline(true).evictionPolicy(policy).admissionWindow(0).build();
     return BucketCaches.create(config);
   }
 
@@ -95,6 +98,34 @@ class FrequencyAdmissionTest {
       BlockKey newcomer = BlockKey.of("new", 0); // never read either: cache-on-write, prefetch
       assertEquals(CacheResult.CACHED, put(cache, newcomer));
       assertEquals(1, cache.stats().evictedBlockCount());
+    }
+  }
+
+  @Test
+  void theVictimIsTheColderOfASingleAndAMultiCandidateNotThePriorityOverItsShare() {
+    try (BucketCache cache = cache(L2Policy.TINYLFU)) {
+      int half = SLOTS / 2;
+      for (int i = 0; i < half; i++) {
+        BlockKey single = BlockKey.of("single", i);
+        read(cache, single, 5); // five misses, then cached and never read: SINGLE, frequency 5
+        assertEquals(CacheResult.CACHED, put(cache, single));
+        BlockKey multi = BlockKey.of("multi", i);
+        read(cache, multi, 1);
+        assertEquals(CacheResult.CACHED, put(cache, multi));
+        read(cache, multi, 1); // a hit: MULTI, frequency 2
+      }
+      // Single blocks hold half the bytes, twice their 25% share: by shares alone a single block would go.
+      BlockKey newcomer = BlockKey.of("new", 0);
+      read(cache, newcomer, 8);
+      assertEquals(CacheResult.CACHED, put(cache, newcomer));
+      int singles = 0;
+      int multis = 0;
+      for (int i = 0; i < half; i++) {
+        singles += cache.index().peek(BlockKey.of("single", i)) != IndexEntry.ABSENT ? 1 : 0;
+        multis += cache.index().peek(BlockKey.of("multi", i)) != IndexEntry.ABSENT ? 1 : 0;
+      }
+      assertEquals(half, singles, "no single block (frequency 5) went");
+      assertEquals(half - 1, multis, "a multi block (frequency 2) made room");
     }
   }
 

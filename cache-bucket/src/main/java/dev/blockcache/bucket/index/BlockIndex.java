@@ -4,8 +4,8 @@ import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.CachePriority;
 import java.util.Objects;
 import java.util.function.LongPredicate;
-import java.util.function.LongUnaryOperator;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongUnaryOperator;
 
 /**
  * The L2 cache's compact index (HBase's "backing map"): which device slot holds which block, in about 27 bytes of
@@ -79,12 +79,10 @@ import java.util.concurrent.atomic.LongAdder;
  * must be short, non-blocking, and must not call back into this index. The whole lock order of the L2 is in
  * {@code dev.blockcache.bucket}'s package notes.
  *
- * <p><b>CLOCK.</b> One persistent hand per priority walks segments in order and slots within each. A referenced
- * entry loses its bit; an unreferenced one is removed. A sweep stops when enough bytes are freed, after a full
- * revolution that saw no entry of the priority, or after two revolutions (the first may only clear bits).
- * SINGLE entries are never referenced (a hit promotes them), so SINGLE entries go in hand order (slot
- * order, not insertion order: a fingerprint table keeps no insertion order). That is {@link #evict}, the hbase
- * policy's sweep.
+ * <p><b>CLOCK.</b> One persistent {@link ClockHand} per priority walks segments in order and slots within each; a
+ * referenced entry loses its bit, an unreferenced one is removed (the stop rule is the hand's). SINGLE entries are
+ * never referenced (a hit promotes them), so they go in slot order, not insertion order: a fingerprint table keeps
+ * no insertion order. That is {@link #evict}, the hbase policy's sweep.
  *
  * <p><b>Frequency (tinylfu policy).</b> An index built with a {@link FrequencySketch} counts every {@link #get} in it
  * (keyed by the fingerprint, so the sketch needs nothing else per entry) and {@link #chooseVictim} orders eviction
@@ -163,7 +161,7 @@ public final class BlockIndex {
   }
 
   /** The stored fingerprint of {@code key} (layout in the class notes); never 0. */
-  static long fingerprint(BlockKey key) {
+  public static long fingerprint(BlockKey key) {
     long fp = (key.fileHash() & ~KEY_MASK) | (key.hash64() & KEY_MASK);
     return fp == 0 ? 1 : fp;
   }
@@ -210,35 +208,19 @@ public final class BlockIndex {
    * Chooses, without removing it, the entry of {@code priority} that eviction should take next: from the priority's
    * CLOCK hand, a referenced entry loses its bit and is passed over (recency: it was read since the hand last came
    * by), and among the next {@code sample} unreferenced entries that {@code accept} takes the one with the lowest
-   * estimated frequency wins (the first of them on a tie). The hand moves past the entries examined. Stops, like
-   * {@link #evict}, after a revolution that saw no candidate or after two revolutions. Needs a sketch.
+   * estimated frequency wins (the first of them on a tie). The hand moves past the entries examined; it stops as
+   * {@link #evict} does ({@link ClockHand}'s stop rule). Needs a sketch.
    *
    * @return whether a victim was found; {@code victim} describes it
    * @throws IllegalStateException if the index has no sketch
    */
-  public boolean chooseVictim(CachePriority priority, LongPredicate accept, int sample, Victim victim) {
+  public boolean chooseVictim(CachePriority priority, VictimFilter accept, int sample, Victim victim) {
     Objects.requireNonNull(accept, "accept");
     if (sketch == null) {
       throw new IllegalStateException("victim choice needs a frequency sketch");
     }
     victim.reset();
-    ClockHand hand = hands[priority.ordinal()];
-    synchronized (hand) {
-      int n = segments.length;
-      hand.candidates = 0;
-      int offered = 0;
-      for (int visit = 0; visit <= 2 * n && offered < sample; visit++) {
-        offered += segments[hand.segment].sample(hand.segment, priority.ordinal(), sample - offered, accept, sketch,
-            hand, victim);
-        if (hand.slot != 0) {
-          break; // stopped inside the segment: enough offered
-        }
-        hand.segment = (hand.segment + 1) & (n - 1);
-        if (visit == n && hand.candidates == 0) {
-          break;
-        }
-      }
-    }
+    hands[priority.ordinal()].sample(segments, priority.ordinal(), sample, accept, sketch, victim);
     return victim.found();
   }
 
@@ -249,11 +231,35 @@ public final class BlockIndex {
    * @return whether it was removed (false if something else removed it meanwhile)
    */
   public boolean removeVictim(Victim victim, EntrySink sink) {
-    if (!victim.found() || !segments[victim.segment].remove(victim.fingerprint, victim.entry & ~Segment.REF_BIT)) {
+    return victim.found() && remove(victim.segment, victim.fingerprint, victim.entry & ~Segment.REF_BIT, sink);
+  }
+
+  /**
+   * Removes the entry stored under ({@code segment}, {@code fingerprint}) if it is exactly {@code entry}, and passes
+   * it to {@code sink} once the segment lock is released. The pair is the key's {@link #segmentIndex} and
+   * {@link #fingerprint}.
+   *
+   * @return whether it was removed
+   */
+  public boolean remove(int segment, long fingerprint, long entry, EntrySink sink) {
+    if (entry < 0 || !segments[segment].remove(fingerprint, entry)) {
       return false;
     }
-    sink.removed(victim.entry & ~Segment.REF_BIT);
+    sink.removed(entry);
     return true;
+  }
+
+  /**
+   * The segment {@code key} lives in. With {@link #fingerprint} it locates the key without the key: a caller that
+   * remembers blocks compactly (the admission window) stores both.
+   */
+  public int segmentIndex(BlockKey key) {
+    return segmentIndex(key.fileHash(), key.hash64());
+  }
+
+  /** Like {@link #peek(BlockKey)} for a key known by its {@link #segmentIndex} and {@link #fingerprint}. */
+  public long peek(int segment, long fingerprint) {
+    return segments[segment].lookup(fingerprint, Segment.Access.PEEK);
   }
 
   /** Like {@link #get} without touching access state (reference bit, priority): for revalidation after pinning. */
@@ -350,28 +356,8 @@ public final class BlockIndex {
       EntrySink sink) {
     Objects.requireNonNull(sink, "sink");
     Objects.requireNonNull(accept, "accept");
-    if (need <= 0) {
-      return 0;
-    }
     int p = priority.ordinal();
-    ClockHand hand = hands[p];
-    synchronized (hand) {
-      int n = segments.length;
-      hand.candidates = 0;
-      long removed = 0;
-      // 2n + 1 visits: two revolutions plus the start of the segment the hand started in.
-      for (int visit = 0; visit <= 2 * n && removed < need; visit++) {
-        removed += segments[hand.segment].sweep(p, need - removed, accept, weight, hand, sink);
-        if (hand.slot != 0) {
-          break; // stopped inside the segment: enough removed
-        }
-        hand.segment = (hand.segment + 1) & (n - 1);
-        if (visit == n && hand.candidates == 0) {
-          break; // a full revolution (back past where the hand started) found no entry of this priority
-        }
-      }
-      return removed;
-    }
+    return need <= 0 ? 0 : hands[p].sweep(segments, p, need, accept, weight, sink);
   }
 
   /** Entries in the index. */

@@ -17,7 +17,7 @@ package dev.blockcache.bucket.index;
  *
  * <p><b>Updates are conservative:</b> only the counters equal to the current minimum are incremented. That keeps the
  * counters of colliding keys lower, which is what lets a small table ({@value #COUNTERS_PER_ENTRY} counters per
- * cached entry, {@value #COUNTERS_PER_ENTRY}/2 bytes) rank keys usefully.
+ * cached entry, {@value #COUNTERS_PER_ENTRY}/2 bytes, and at least {@value #MIN_WORDS} words) rank keys usefully.
  *
  * <p><b>Aging.</b> After {@value #SAMPLE_PER_ENTRY} × capacity counted increments every counter is halved, so the
  * sketch reflects roughly the last few cache-fills of accesses, and a block that was hot once fades unless it is
@@ -37,10 +37,11 @@ public final class FrequencySketch {
   /** Counters per cache entry: 4 (2 bytes) — keeps heap per entry small while keeping estimates useful. */
   static final int COUNTERS_PER_ENTRY = 4;
   /**
-   * Counted increments per entry of capacity between two halvings: 4, about two cache-fills of history (longer
-   * histories scored lower in the simulator: they keep blocks that were popular long ago).
+   * Counted increments per entry of capacity between two halvings: 10, TinyLFU's usual history. With the admission
+   * window a block no longer needs a short history to get in (4 scored better without a window); 10 keeps loop and
+   * scan blocks ranked by their real reuse.
    */
-  static final int SAMPLE_PER_ENTRY = 4;
+  static final int SAMPLE_PER_ENTRY = 10;
   /** One counted increment in this many moves the aging counter (a power of two): 16 keeps it off most reads. */
   static final int SAMPLE_RATE = 16;
   /** Fewest entries the sketch is sized for: 64 (32 words). */
@@ -48,6 +49,13 @@ public final class FrequencySketch {
   /** Largest counter value. */
   static final int MAX_COUNT = 15;
   private static final long ONE_BITS_MASK = 0x7777_7777_7777_7777L;
+
+  /**
+   * Fewest words of counters: 1,024 (8 KiB, 16,384 counters), so that a cache of a few thousand blocks still tells
+   * its keys apart (with 4 counters per entry such a cache ranked loop blocks by collisions); a fixed cost that is
+   * nothing per entry at the sizes the heap budget is set for.
+   */
+  static final int MIN_WORDS = 1024;
 
   private volatile Table table;
 
@@ -62,7 +70,7 @@ public final class FrequencySketch {
     Table(long entries) {
       this.entries = entries;
       long counters = entries * COUNTERS_PER_ENTRY;
-      this.words = new long[(int) Math.min(Integer.MAX_VALUE - 8, Math.max(1, (counters + 15) / 16))];
+      this.words = new long[(int) Math.min(Integer.MAX_VALUE - 8, Math.max(MIN_WORDS, (counters + 15) / 16))];
       this.sampleSize = entries * SAMPLE_PER_ENTRY;
     }
   }

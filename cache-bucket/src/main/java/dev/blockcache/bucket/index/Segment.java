@@ -398,10 +398,11 @@ final class Segment {
    * One step of a victim choice ({@link BlockIndex#chooseVictim}) for priority {@code p}, from slot {@code hand.slot}
    * to the end of this segment: a referenced entry loses its bit and is passed over (its second chance); an
    * unreferenced one that {@code accept} takes is offered to {@code victim} with its estimated frequency, until
-   * {@code want} have been offered. Removes nothing. Updates {@code hand.slot} (where the next step resumes, 0 when
-   * the segment is done) and {@code hand.candidates}; returns how many entries were offered.
+   * {@code want} have been offered or the walk's {@code hand.slotBudget} is spent. Removes nothing. Updates
+   * {@code hand.slot} (where the next step resumes, 0 when the segment is done), {@code hand.candidates} and the
+   * budget; returns how many entries were offered.
    */
-  int sample(int segmentIndex, int p, int want, LongPredicate accept, FrequencySketch sketch, ClockHand hand,
+  int sample(int segmentIndex, int p, int want, VictimFilter accept, FrequencySketch sketch, ClockHand hand,
       Victim victim) {
     long stamp = lock.writeLock();
     try {
@@ -413,10 +414,13 @@ final class Segment {
       int cap = t.length >>> 1;
       int offered = 0;
       int i = Math.min(hand.slot, cap);
-      for (; i < cap && offered < want; i++) {
+      for (; i < cap && offered < want && hand.slotBudget > 0; i++) {
         long stored = t[2 * i + 1];
         long fp = t[2 * i];
-        if (fp != 0 && IndexEntry.priorityOrdinal(stored) == p && accept.test(stored & ~REF_BIT)) {
+        if (fp != 0) {
+          hand.slotBudget--;
+        }
+        if (fp != 0 && IndexEntry.priorityOrdinal(stored) == p && accept.accepts(fp, stored & ~REF_BIT)) {
           hand.candidates++;
           if ((stored & REF_BIT) != 0) {
             t[2 * i + 1] = stored & ~REF_BIT;

@@ -34,9 +34,9 @@ class VictimChoiceTest {
     }
     Victim victim = new Victim();
     // The first choice clears the reference bits the reads set (their second chance) ...
-    index.chooseVictim(CachePriority.MULTI, e -> true, 64, victim);
+    index.chooseVictim(CachePriority.MULTI, (fp, e) -> true, 64, victim);
     // ... after which all 8 are candidates, and the coldest wins.
-    assertTrue(index.chooseVictim(CachePriority.MULTI, e -> true, 64, victim));
+    assertTrue(index.chooseVictim(CachePriority.MULTI, (fp, e) -> true, 64, victim));
     assertEquals(entry(5, CachePriority.MULTI), victim.entry());
     assertEquals(1, victim.frequency());
     assertTrue(index.removeVictim(victim, e -> { }));
@@ -54,9 +54,9 @@ class VictimChoiceTest {
       index.get(cold); // cold is more frequent, but ...
     }
     Victim victim = new Victim();
-    index.chooseVictim(CachePriority.MULTI, e -> true, 64, victim); // clears both bits
+    index.chooseVictim(CachePriority.MULTI, (fp, e) -> true, 64, victim); // clears both bits
     index.get(read); // ... read is read again since the hand passed: it keeps its place this time round
-    assertTrue(index.chooseVictim(CachePriority.MULTI, e -> true, 1, victim));
+    assertTrue(index.chooseVictim(CachePriority.MULTI, (fp, e) -> true, 1, victim));
     assertEquals(entry(0, CachePriority.MULTI), victim.entry());
   }
 
@@ -66,10 +66,47 @@ class VictimChoiceTest {
     index.putIfAbsent(BlockKey.of("f", 0), entry(0, CachePriority.SINGLE));
     index.putIfAbsent(BlockKey.of("f", 1), entry(1, CachePriority.MEMORY));
     Victim victim = new Victim();
-    assertFalse(index.chooseVictim(CachePriority.MULTI, e -> true, 8, victim));
-    assertFalse(index.chooseVictim(CachePriority.SINGLE, e -> false, 8, victim));
-    assertTrue(index.chooseVictim(CachePriority.MEMORY, e -> true, 8, victim));
+    assertFalse(index.chooseVictim(CachePriority.MULTI, (fp, e) -> true, 8, victim));
+    assertFalse(index.chooseVictim(CachePriority.SINGLE, (fp, e) -> false, 8, victim));
+    assertTrue(index.chooseVictim(CachePriority.MEMORY, (fp, e) -> true, 8, victim));
     assertEquals(entry(1, CachePriority.MEMORY), victim.entry());
+  }
+
+  @Test
+  void anEntryTheFilterDeclinesByFingerprintIsSkippedAndKeepsItsReferenceBit() {
+    BlockIndex index = new BlockIndex(1024, new FrequencySketch(1024));
+    BlockKey windowed = BlockKey.of("f", 0);
+    BlockKey main = BlockKey.of("f", 4096);
+    index.putIfAbsent(windowed, entry(0, CachePriority.MULTI));
+    index.putIfAbsent(main, entry(1, CachePriority.MULTI));
+    for (int n = 0; n < 5; n++) {
+      index.get(main); // main is the more frequent, windowed never read: still it is never chosen
+    }
+    long skipped = BlockIndex.fingerprint(windowed);
+    Victim victim = new Victim();
+    index.get(windowed); // referenced: a walk that visited it would clear the bit
+    assertTrue(index.chooseVictim(CachePriority.MULTI, (fp, e) -> fp != skipped, 64, victim));
+    assertTrue(index.chooseVictim(CachePriority.MULTI, (fp, e) -> fp != skipped, 64, victim));
+    assertEquals(entry(1, CachePriority.MULTI), victim.entry());
+    // the filtered entry was not visited: one more walk that accepts it passes over it (bit still set) once
+    assertTrue(index.chooseVictim(CachePriority.MULTI, (fp, e) -> true, 1, victim));
+    assertEquals(entry(1, CachePriority.MULTI), victim.entry());
+  }
+
+  @Test
+  void anEntryIsFoundAndRemovedByItsSegmentAndFingerprint() {
+    BlockIndex index = new BlockIndex(1024, new FrequencySketch(1024));
+    BlockKey key = BlockKey.of("f", 8192);
+    long e = entry(2, CachePriority.SINGLE);
+    index.putIfAbsent(key, e);
+    int segment = index.segmentIndex(key);
+    long fp = BlockIndex.fingerprint(key);
+    assertEquals(e, index.peek(segment, fp));
+    assertFalse(index.remove(segment, fp, entry(3, CachePriority.SINGLE), x -> { }), "only the exact entry goes");
+    long[] sunk = {IndexEntry.ABSENT};
+    assertTrue(index.remove(segment, fp, e, x -> sunk[0] = x));
+    assertEquals(e, sunk[0]);
+    assertEquals(IndexEntry.ABSENT, index.peek(segment, fp));
   }
 
   @Test
@@ -78,7 +115,7 @@ class VictimChoiceTest {
     BlockKey key = BlockKey.of("f", 0);
     index.putIfAbsent(key, entry(0, CachePriority.SINGLE));
     Victim victim = new Victim();
-    assertTrue(index.chooseVictim(CachePriority.SINGLE, e -> true, 8, victim));
+    assertTrue(index.chooseVictim(CachePriority.SINGLE, (fp, e) -> true, 8, victim));
     assertTrue(index.remove(key, entry(0, CachePriority.SINGLE)));
     int[] sunk = {0};
     assertFalse(index.removeVictim(victim, e -> sunk[0]++));
