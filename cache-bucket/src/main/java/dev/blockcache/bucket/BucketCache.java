@@ -336,6 +336,15 @@ public final class BucketCache implements BlockCache {
     stats.failedInsertion();
   }
 
+  /**
+   * Whether a block of {@code blockLength} bytes cached under {@code key} would get a slot now without evicting
+   * anything (a free item of its size class or a free bucket); false when it is larger than the largest item.
+   */
+  public boolean hasRoomFor(BlockKey key, int blockLength) {
+    long stored = (long) BlockHeader.headerLength(key) + Math.max(1, blockLength);
+    return stored <= allocator.maxItemSize() && allocator.hasRoomFor((int) stored);
+  }
+
   private static int storedLength(BlockKey key, ByteBuf block) {
     return BlockHeader.headerLength(key) + block.readableBytes();
   }
