@@ -24,9 +24,9 @@ import org.apache.hadoop.hbase.io.hfile.bucket.BucketCache;
  *       on this benchmark's sizes);</li>
  *   <li>{@link #OURS_OFFHEAP_COPY}: {@link #OURS_OFFHEAP} with {@code hbase.bucketcache.read.copy=true}, every hit
  *       copied onto the heap (the copy-to-heap side of HBASE-11425's comparison);</li>
- *   <li>{@link #FLOOR_PREBUILT}: not a cache but the floor ({@link PrebuiltBlockL2}): a get finds a heap block built
- *       on insert and retains it, so its ratio to {@link #HBASE_BUCKET} is the most any L2 can gain on a get. Its
- *       blocks are on the heap, so its heap figures count the blocks themselves.</li>
+ *   <li>{@link #FLOOR_PREBUILT}: not a cache but the floor ({@link PrebuiltBlockL2}): a get finds an off-heap block
+ *       built on insert and retains it, so its ratio to {@link #HBASE_BUCKET} is the most any offheap L2 can gain on
+ *       a get. Its heap figures count each block's on-heap objects (the block bytes are off the heap).</li>
  * </ul>
  *
  * <p>Thread-safety: stateless constants.
