@@ -80,7 +80,7 @@ class BlockFitsIntoTheCacheTest {
     }
   }
 
-  /** A heap HFile data block of {@code payload} bytes (header included in the buffer) at {@code offset} of {@code file}. */
+  /** A heap HFile data block of {@code payload} bytes (plus header) at {@code offset} of {@code file}. */
   private static HFileBlock block(String file, long offset, int payload) {
     int header = HConstants.HFILEBLOCK_HEADER_SIZE;
     ByteBuff buf = ByteBuff.wrap(ByteBuffer.allocate(header + payload));
