@@ -15,6 +15,7 @@ import dev.blockcache.bucket.engine.FileEngineOptions;
 import dev.blockcache.bucket.engine.IoEngine;
 import dev.blockcache.bucket.engine.IoEngineRegistry;
 import dev.blockcache.bucket.engine.PageCache;
+import dev.blockcache.bucket.format.BlockHeader;
 import dev.blockcache.bucket.index.IndexEntry;
 import dev.blockcache.bucket.write.PendingWrite;
 import dev.blockcache.bucket.write.QueueWait;
@@ -59,9 +60,8 @@ import java.util.function.LongSupplier;
  * takes the caller's reference whatever it returns and keeps the buffer itself until the block is in its slot;
  * {@link #getBlock} returns a block of which the caller owns one reference and must release it.
  *
- * <p>With {@code hbase.bucketcache.writer.inline=true} (memory engines only) steps 1 and 2 happen on the caller's
- * thread inside {@code cacheBlock}, with no RAM cache and no queue; see {@link InlineWriter}. {@code handOver} then
- * copies into the slot and releases the caller's buffer at once.
+ * <p>With {@code hbase.bucketcache.writer.inline=true} (memory engines only) both inserts run steps 1 and 2 on the
+ * caller's thread, evicting if needed, with no RAM cache and no queue; see {@link InlineWriter}.
  *
  * <h2>Parts</h2>
  * Each part gets what it needs and nothing else: the {@link SlotGuard} (pins, close, engine release), the
@@ -297,6 +297,12 @@ public final class BucketCache implements BlockCache {
   private void fail(CacheResult reason) {
     counters.failed(reason);
     stats.failedInsertion();
+  }
+
+  /** Whether a block of {@code blockLength} bytes under {@code key} would get a slot now, evicting nothing. */
+  public boolean hasRoomFor(BlockKey key, int blockLength) {
+    long stored = (long) BlockHeader.headerLength(key) + Math.max(1, blockLength);
+    return stored <= allocator.maxItemSize() && allocator.hasRoomFor((int) stored);
   }
 
   @Override

@@ -1,6 +1,7 @@
 package dev.blockcache.hbase;
 
 import dev.blockcache.api.BlockCategory;
+import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.BlockType;
 import dev.blockcache.api.CacheOptions;
 import dev.blockcache.api.ReadOptions;
@@ -20,6 +21,7 @@ import org.apache.hadoop.hbase.io.hfile.BlockCacheKey;
 import org.apache.hadoop.hbase.io.hfile.CacheStats;
 import org.apache.hadoop.hbase.io.hfile.Cacheable;
 import org.apache.hadoop.hbase.io.hfile.CachedBlock;
+import org.apache.hadoop.hbase.io.hfile.HFileBlock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -229,6 +231,23 @@ public final class HBaseL2Cache implements BlockCache {
     boolean found = l2.read(HBaseKeys.key(cacheKey), probeOptions(cacheKey),
         block -> size[0] = SerializedBlock.onDiskSizeWithHeader(block));
     return found && size[0] > 0 ? Optional.of(size[0]) : Optional.empty();
+  }
+
+  /**
+   * Whether {@code block}, serialized as {@link #cacheBlock} stores it, would get a slot of our L2 now without evicting
+   * anything (HBase's prefetch stops when this is false, so that prefetching never evicts cached blocks). HBase's own
+   * BucketCache answers from byte counts (used bytes plus the block's size below the accept factor), which a free
+   * byte count in the wrong size class satisfies; ours asks the allocator for a free item of the block's size class
+   * or a free bucket. False for a block larger than the largest item size. Empty when the block names no file.
+   */
+  @Override
+  public Optional<Boolean> blockFitsIntoTheCache(HFileBlock block) {
+    String file = block.getHFileContext().getHFileName();
+    if (file == null) {
+      return Optional.empty();
+    }
+    int length = SerializedBlock.PREFIX_LENGTH + block.getSerializedLength();
+    return Optional.of(l2.hasRoomFor(BlockKey.of(file, block.getOffset()), length));
   }
 
   private static ReadOptions probeOptions(BlockCacheKey cacheKey) {

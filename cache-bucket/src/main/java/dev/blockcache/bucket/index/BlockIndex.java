@@ -104,8 +104,11 @@ public final class BlockIndex {
   static final int SUB_BITS_POW = 1 << SUB_BITS;
   /** Entries per file group at expectedEntries: bounds what removeFile scans (~1,000 entries). */
   static final int ENTRIES_PER_FILE_GROUP = 1024;
-  /** Fewest file groups: 16 (128 segments) keeps removeFile partial even for small indexes. */
-  static final int MIN_FILE_GROUPS = 16;
+  /**
+   * Fewest file groups: 2 (16 segments). A small index's groups hold fewer than {@value #ENTRIES_PER_FILE_GROUP}
+   * entries anyway, so removeFile stays short, and the empty index's fixed heap follows the capacity (~4 KiB here).
+   */
+  static final int MIN_FILE_GROUPS = 2;
   /** Most file groups: 4,096 (32,768 segments, ~4.5 MB of fixed overhead) caps the empty-index cost. */
   static final int MAX_FILE_GROUPS = 4096;
   /** Estimated heap of an empty segment beyond its slots (Segment, StampedLock, counters, array header). */

@@ -14,8 +14,8 @@ import org.apache.hadoop.hbase.io.hfile.CachedBlock;
  * benchmark open the region (and load its index and bloom blocks into the L1) before the L2 exists, so that the heap
  * the L2 adds can be measured on its own (see {@link RegionGetBenchmark}).
  *
- * <p>Before {@link #attach}: every get misses, every insert is dropped, sizes and counts are 0. The target is never
- * shut down here: its owner does that.
+ * <p>Before {@link #attach} and after {@link #detach}: every get misses, every insert is dropped, sizes and counts are
+ * 0. The target is never shut down here: its owner does that.
  *
  * <p>Thread-safety: {@link #attach} publishes the target through a volatile field; every other call is as
  * thread-safe as the target.
@@ -27,6 +27,11 @@ final class DeferredL2 implements BlockCache {
   /** From now on, every call goes to {@code l2}. */
   void attach(BlockCache l2) {
     target = l2;
+  }
+
+  /** From now on, no call reaches the L2 attached before; blocks it handed out stay its owner's to release. */
+  void detach() {
+    target = null;
   }
 
   @Override

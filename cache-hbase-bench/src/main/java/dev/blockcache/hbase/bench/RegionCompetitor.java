@@ -23,7 +23,10 @@ import org.apache.hadoop.hbase.io.hfile.bucket.BucketCache;
  *   <li>{@link #OURS_FILE}: the same with {@code file:} in the trial's scratch directory (served by the page cache
  *       on this benchmark's sizes);</li>
  *   <li>{@link #OURS_OFFHEAP_COPY}: {@link #OURS_OFFHEAP} with {@code hbase.bucketcache.read.copy=true}, every hit
- *       copied onto the heap (the copy-to-heap side of HBASE-11425's comparison).</li>
+ *       copied onto the heap (the copy-to-heap side of HBASE-11425's comparison);</li>
+ *   <li>{@link #FLOOR_PREBUILT}: not a cache but the floor ({@link PrebuiltBlockL2}): a get finds an off-heap block
+ *       built on insert and retains it, so its ratio to {@link #HBASE_BUCKET} is the most any offheap L2 can gain on
+ *       a get. Its heap figures count each block's on-heap objects (the block bytes are off the heap).</li>
  * </ul>
  *
  * <p>Thread-safety: stateless constants.
@@ -32,7 +35,8 @@ public enum RegionCompetitor {
   HBASE_BUCKET,
   OURS_OFFHEAP,
   OURS_FILE,
-  OURS_OFFHEAP_COPY;
+  OURS_OFFHEAP_COPY,
+  FLOOR_PREBUILT;
 
   /** Writer threads of every competitor: HBase's default. */
   static final int WRITER_THREADS = 3;
@@ -62,6 +66,8 @@ public enum RegionCompetitor {
         Configuration copying = ours("offheap", megabytes);
         copying.setBoolean("hbase.bucketcache.read.copy", true);
         return new HBaseL2Cache(copying);
+      case FLOOR_PREBUILT:
+        return new PrebuiltBlockL2();
       default:
         return new HBaseL2Cache(ours("file:" + scratch.resolve("l2.cache"), megabytes));
     }
@@ -78,11 +84,14 @@ public enum RegionCompetitor {
     return conf;
   }
 
-  /** Returns once the writers of {@code cache}, which {@link #create} made, have stored every block offered so far. */
+  /**
+   * Returns once the writers of {@code cache}, which {@link #create} made, have stored every block offered so far (at
+   * once for {@link #FLOOR_PREBUILT}, which stores on the caller's thread).
+   */
   void drain(BlockCache cache) {
     if (this == HBASE_BUCKET) {
       HBaseBucketDrain.await((BucketCache) cache, name());
-    } else {
+    } else if (this != FLOOR_PREBUILT) {
       L2Drain.await(((HBaseL2Cache) cache).l2());
     }
   }

@@ -35,9 +35,10 @@ import org.openjdk.jmh.infra.Blackhole;
  * a random row. Score: operations per second; aux counters ({@link RegionLatency}): p99 latency in µs, the L2 hit
  * ratio, heap bytes per cached L2 block and the empty L2's heap.
  *
- * <p>Setup, per trial: {@link RegionStack} opens the region, fills the L2 and measures its heap (per cached block:
- * {@code heapBytesPerBlock}; the empty L2's: {@code fixedHeapKib}); then {@value #WARMUP_GETS} random gets (and a
- * tenth as many scans) let the JIT compile the read path (skipped in smoke runs).
+ * <p>Setup, per trial: {@link RegionStack} opens the region, pays the one-off costs of a first L2 with a throwaway one
+ * ({@code oneOffHeapKib}), fills the L2 and measures its heap (per cached block: {@code heapBytesPerBlock}; the empty
+ * L2's: {@code fixedHeapKib}); then {@value #WARMUP_GETS} random gets (and a tenth as many scans) let the JIT compile
+ * the read path (skipped in smoke runs).
  *
  * <p>Quick mode runs the gets at 1 and 2 threads over both datasets with HBase's BucketCache and ours offheap;
  * {@code OURS_FILE} and the scans run in full mode and on request ({@code dev.blockcache.jmh.plan.QuickCells}).

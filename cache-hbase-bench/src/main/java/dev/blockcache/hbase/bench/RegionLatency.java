@@ -15,8 +15,9 @@ import org.openjdk.jmh.infra.ThreadParams;
 
 /**
  * The region benchmarks' secondary figures, published to JMH's JSON as aux counters: each operation's latency in an
- * HdrHistogram (p99 in µs), the benchmark thread's CPU time per operation, the L2's hit ratio over the iteration, and the trial's two heap figures (per cached L2
- * block, and the empty L2's), as {@link RegionGetBenchmark} measures them.
+ * HdrHistogram (p99 in µs), the benchmark thread's CPU time per operation, the L2's hit ratio over the iteration, and
+ * the trial's three heap figures (per cached L2 block, the empty L2's, and the one-off heap of the first L2 of its
+ * kind), as {@link RegionStack} measures them.
  *
  * <p>JMH adds an aux counter up over the benchmark threads, the iterations and the forks, so each thread publishes its
  * figure divided by threads × iterations × forks: the JSON's value is the mean over threads and iterations of each thread's
@@ -53,6 +54,11 @@ public class RegionLatency {
   public double heapBytesPerBlock;
   /** Heap of the empty L2 in KiB, measured once per trial (divided by threads × iterations × forks). */
   public double fixedHeapKib;
+  /**
+   * Heap in KiB that the first L2 of the competitor's kind leaves in the JVM for good (classes, static tables, pool
+   * arenas; {@link RegionStack}), measured once per trial (divided by threads × iterations × forks).
+   */
+  public double oneOffHeapKib;
   /** The L2's hit ratio over the iteration (divided by threads × iterations × forks). */
   public double l2HitRatio;
 
@@ -79,6 +85,7 @@ public class RegionLatency {
     RegionStack stack = bench.stack();
     heapBytesPerBlock = stack.heapBytesPerBlock() / shares;
     fixedHeapKib = stack.fixedHeapKib() / shares;
+    oneOffHeapKib = stack.oneOffHeapKib() / shares;
     long requests = stack.l2Requests() - requestsAtStart;
     l2HitRatio = requests == 0 ? 0 : (double) (stack.l2Hits() - hitsAtStart) / requests / shares;
   }

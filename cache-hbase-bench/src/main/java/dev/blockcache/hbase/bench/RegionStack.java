@@ -5,6 +5,8 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Set;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.io.hfile.BlockCache;
@@ -18,14 +20,17 @@ import org.apache.hadoop.hbase.regionserver.HRegion;
  * under test ({@value #L2_MB} MiB), with the L2 filled and its heap measured.
  *
  * <p>Opening, in order: the region opens with an empty L2 slot ({@link DeferredL2}); a get of one row in
- * {@value #INDEX_STRIDE} loads the L1's index and bloom blocks. Used heap after forced GCs is taken three times:
- * before the L2 is created, after it is created and attached, and after gets of one row in every half block have
- * filled it (repeated, with the writers drained after each, until its block count stops growing: writer queues drop
- * blocks when full, in both caches; once for a dataset larger than the L2, which one pass fills). The second minus
- * the first is the empty L2's fixed heap; the third minus the second, divided by the L2's block count, is its heap per
- * cached block (index, keys, allocator state, and whatever the first inserts load once, such as classes and pool
- * metadata, which at a few hundred blocks still weigh; cache-jmh's {@code L2HeapPerEntry} gives the figure at
- * 1,000,000 blocks). Block bytes are off the heap in every competitor.
+ * {@value #INDEX_STRIDE} loads the L1's index and bloom blocks. A throwaway L2 of the same competitor then goes
+ * through the same fill and is shut down: what the first L2 of its kind in a JVM creates once (its classes, static
+ * tables such as a name-hash memo, a buffer pool's arenas, and HBase's read path for L2 hits) is then on the heap
+ * before the measured L2 exists, as it is in a RegionServer that has run for a while; that one-off heap is reported
+ * on its own ({@link #oneOffHeapKib}). Used heap after forced GCs is then taken three times: before the measured L2
+ * is created, after it is created and attached, and after gets of one row in every half block have filled it
+ * (repeated, with the writers drained after each, until its block count stops growing: writer queues drop blocks
+ * when full, in both caches; once for a dataset larger than the L2, which one pass fills). The second minus the first
+ * is the empty L2's fixed heap (its own structures: index, allocator, queues, counters); the third minus the second,
+ * divided by the L2's block count, is its heap per cached block (cache-jmh's {@code L2HeapPerEntry} gives the figure
+ * at 1,000,000 blocks). Block bytes are off the heap in every cache competitor.
  *
  * <p>Thread-safety: the region and caches are safe for concurrent reads; opening and closing belong to one thread.
  */
@@ -52,6 +57,7 @@ final class RegionStack implements Closeable {
   private BlockCache l2;
   private double heapBytesPerBlock;
   private double fixedHeapKib;
+  private double oneOffHeapKib;
 
   private RegionStack(RegionCompetitor competitor, RegionDataset data) throws IOException {
     this.competitor = competitor;
@@ -61,13 +67,39 @@ final class RegionStack implements Closeable {
     DeferredL2 slot = new DeferredL2();
     this.open = data.open(new CombinedBlockCache(l1, slot), scratch);
     touchRows(INDEX_STRIDE);
+    long beforeOneOff = settledHeap();
+    payOneOffCosts(slot);
     long beforeL2 = settledHeap();
     l2 = competitor.create(L2_MB, scratch);
     slot.attach(l2);
     long emptyL2 = settledHeap();
-    fill(datasetMegabytes(data) > L2_MB);
+    fill(l2);
     heapBytesPerBlock = (double) (settledHeap() - emptyL2) / l2.getBlockCount();
     fixedHeapKib = (emptyL2 - beforeL2) / 1024.0;
+    oneOffHeapKib = (beforeL2 - beforeOneOff) / 1024.0;
+  }
+
+  /** Fills a throwaway L2 of the competitor through the region and shuts it down (see the class notes). */
+  private void payOneOffCosts(DeferredL2 slot) throws IOException {
+    BlockCache throwaway = competitor.create(L2_MB, Files.createDirectories(scratch.resolve("one-off")));
+    slot.attach(throwaway);
+    try {
+      fill(throwaway);
+    } finally {
+      slot.detach();
+      evictAll(throwaway);
+      throwaway.shutdown();
+    }
+  }
+
+  /**
+   * Evicts every block of {@code cache} by file before it is shut down: HBase's BucketCache drops its entries on
+   * shutdown without releasing them, and their collection would then be reported by HBase's leak detector.
+   */
+  private static void evictAll(BlockCache cache) {
+    Set<String> files = new HashSet<>();
+    cache.iterator().forEachRemaining(block -> files.add(block.getFilename()));
+    files.forEach(cache::evictBlocksByHfileName);
   }
 
   /** The region over {@code megabytes} of rows, reading through {@code competitor}'s L2, filled and measured. */
@@ -79,12 +111,14 @@ final class RegionStack implements Closeable {
     return data.rows() * RegionDataset.ROW_BYTES >> 20;
   }
 
-  private void fill(boolean largerThanL2) throws IOException {
+  /** Gets rows until {@code cache}, the attached L2, is full or holds the whole dataset (see the class notes). */
+  private void fill(BlockCache cache) throws IOException {
+    boolean largerThanL2 = datasetMegabytes(data) > L2_MB;
     long blocks = 0;
     for (int pass = 0; pass < MAX_FILL_PASSES; pass++) {
       touchRows(FILL_STRIDE);
-      competitor.drain(l2);
-      long now = l2.getBlockCount();
+      competitor.drain(cache);
+      long now = cache.getBlockCount();
       if (largerThanL2 || now <= blocks + blocks / 100) {
         return;
       }
@@ -113,6 +147,11 @@ final class RegionStack implements Closeable {
   /** Heap of the empty L2 in KiB (see the class notes). */
   double fixedHeapKib() {
     return fixedHeapKib;
+  }
+
+  /** Heap in KiB that the throwaway L2 left behind: what the first L2 of its kind costs a JVM once. */
+  double oneOffHeapKib() {
+    return oneOffHeapKib;
   }
 
   long l2Hits() {
