@@ -74,7 +74,7 @@ public final class BlockCacheFactory {
     }
     BlockCache l1 = site.lru().isPresent()
         ? new LruBlockCache(site.lru().get()).start()
-        : new TinyLfuBlockCache(site.tinyLfu().orElseThrow());
+        : new TinyLfuBlockCache(site.tinyLfu().orElseThrow()).start();
     if (site.l2().isEmpty()) {
       return Optional.of(l1);
     }

@@ -141,8 +141,14 @@ class SiteStackTest {
         "hfile.block.cache.memory.size", "8m")).orElseThrow()) {
       assertInstanceOf(TinyLfuBlockCache.class, cache);
       assertEquals(8L << 20, cache.capacity());
+      assertTrue(maintenanceThreadRuns(), "the factory's TinyLFU has no maintenance thread");
       cacheAndRead(cache, BlockKey.of("f", 0), BlockCategory.INDEX, 1000);
     }
+  }
+
+  private static boolean maintenanceThreadRuns() {
+    return Thread.getAllStackTraces().keySet().stream()
+        .anyMatch(t -> t.isAlive() && t.getName().equals("tinylfu-maintenance"));
   }
 
   @Test
