@@ -7,21 +7,12 @@ import dev.blockcache.api.CacheOptions;
 import dev.blockcache.api.CacheResult;
 import dev.blockcache.config.LruConfig;
 import dev.blockcache.config.TinyLfuConfig;
-import dev.blockcache.jmh.BenchmarkDefaults;
+import dev.blockcache.jmh.HeapFigure;
 import dev.blockcache.jmh.hbase.HBaseBlocks;
 import dev.blockcache.l1.lru.LruBlockCache;
 import dev.blockcache.l1.tinylfu.TinyLfuBlockCache;
 import io.netty.buffer.Unpooled;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.lang.management.ManagementFactory;
 import java.lang.ref.Reference;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ForkJoinPool;
 import org.apache.hadoop.hbase.io.hfile.BlockCacheKey;
@@ -30,7 +21,6 @@ import org.apache.hadoop.hbase.io.hfile.FirstLevelBlockCache;
 import org.apache.hadoop.hbase.io.hfile.HFileBlock;
 import org.apache.hadoop.hbase.io.hfile.HFileContext;
 import org.apache.hadoop.hbase.io.hfile.HFileContextBuilder;
-import org.openjdk.jmh.annotations.Fork;
 
 /**
  * Heap bytes an L1 cache holds per cached block beyond the block's own bytes, at 1,000,000 blocks, ours against
@@ -63,7 +53,6 @@ public final class L1HeapPerEntry {
   static final int BLOCK_BYTES = 256;
   /** Capacity per block and the expected block size each cache is presized for. */
   static final int BYTES_PER_BLOCK = 1024;
-  private static final String RESULT = "heapBytesPerEntry=";
 
   /** The caches measured. */
   enum Competitor {
@@ -75,13 +64,13 @@ public final class L1HeapPerEntry {
 
   public static void main(String[] args) throws Exception {
     if (args.length == 3 && args[0].equals("--child")) {
-      System.out.println(RESULT + measure(Competitor.valueOf(args[1]), Integer.parseInt(args[2])));
+      System.out.println(HeapFigure.childResult(measure(Competitor.valueOf(args[1]), Integer.parseInt(args[2]))));
       return;
     }
     int entries = args.length > 0 ? Integer.parseInt(args[0]) : ENTRIES;
     double[] figures = new double[Competitor.values().length];
     for (Competitor c : Competitor.values()) {
-      figures[c.ordinal()] = inChild(c, entries);
+      figures[c.ordinal()] = HeapFigure.inChild(L1HeapPerEntry.class, c.name(), entries);
     }
     System.out.printf(Locale.ROOT, "L1 heap per cached block beyond its %d bytes, at %,d blocks (forced-GC delta):%n",
         BLOCK_BYTES, entries);
@@ -94,36 +83,11 @@ public final class L1HeapPerEntry {
         figures[Competitor.OURS_TINYLFU.ordinal()] / figures[Competitor.HBASE_TINYLFU.ordinal()]);
   }
 
-  private static double inChild(Competitor competitor, int entries) throws IOException, InterruptedException {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.addAll(Arrays.asList(BenchmarkDefaults.class.getAnnotation(Fork.class).jvmArgsAppend()));
-    command.addAll(List.of("-cp", System.getProperty("java.class.path"), L1HeapPerEntry.class.getName(),
-        "--child", competitor.name(), Integer.toString(entries)));
-    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-    double result = Double.NaN;
-    try (BufferedReader out = new BufferedReader(
-        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-      for (String line = out.readLine(); line != null; line = out.readLine()) {
-        if (line.startsWith(RESULT)) {
-          result = Double.parseDouble(line.substring(RESULT.length()));
-        } else if (!line.contains(" INFO ")) {
-          System.out.println("  [" + competitor + "] " + line);
-        }
-      }
-    }
-    int exit = process.waitFor();
-    if (exit != 0 || Double.isNaN(result)) {
-      throw new IllegalStateException(competitor + ": measuring JVM exited with " + exit + " and no figure");
-    }
-    return result;
-  }
-
   /** Heap bytes per block beyond its content, of {@code competitor} holding {@code entries} blocks. */
   static double measure(Competitor competitor, int entries) {
     Keys names = new Keys(BLOCK_BYTES);
     long capacity = (long) entries * BYTES_PER_BLOCK;
-    long before = settledHeap();
+    long before = HeapFigure.settledHeap();
     Object cache;
     long count;
     switch (competitor) {
@@ -161,23 +125,9 @@ public final class L1HeapPerEntry {
     if (count != entries) {
       throw new IllegalStateException(competitor + ": " + count + " of " + entries + " blocks cached");
     }
-    long after = settledHeap();
+    long after = HeapFigure.settledHeap();
     Reference.reachabilityFence(cache);
     Reference.reachabilityFence(names);
     return (double) (after - before) / entries - BLOCK_BYTES;
-  }
-
-  /** Used heap after full GCs, once two in a row agree within 64 KiB (at most 10). */
-  private static long settledHeap() {
-    long previous = Long.MAX_VALUE;
-    for (int i = 0; i < 10; i++) {
-      System.gc();
-      long used = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
-      if (Math.abs(previous - used) < 64 * 1024) {
-        return used;
-      }
-      previous = used;
-    }
-    return previous;
   }
 }

@@ -1,18 +1,8 @@
 package dev.blockcache.jmh.l2;
 
-import dev.blockcache.jmh.BenchmarkDefaults;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.lang.management.ManagementFactory;
+import dev.blockcache.jmh.HeapFigure;
 import java.lang.ref.Reference;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
 import java.util.Locale;
-import org.openjdk.jmh.annotations.Fork;
 
 /**
  * Heap bytes per cached block of a whole L2 bucket cache at 1,000,000 blocks, ours against HBase 2.6.4's, measured
@@ -30,7 +20,8 @@ import org.openjdk.jmh.annotations.Fork;
  *       engine bookkeeping, everything the cache holds on the heap. Block bytes are off the heap and not counted.</li>
  * </ol>
  * Both caches get item sizes {512, 8192}: the blocks fit the 512-byte class (HBase: its 33-byte header, the block
- * and a few bytes of metadata; ours: 24 bytes + the file name, then the block), and the largest size (8 KiB) keeps buckets at 32 KiB so that per-bucket bookkeeping stays
+ * and a few bytes of metadata; ours: 24 bytes + the file name, then the block), and the largest size (8 KiB) keeps
+ * buckets at 32 KiB so that per-bucket bookkeeping stays
  * what it is on a production-size cache (~1 B per block) instead of dominating. HBase gets the RegionServer's default
  * block size (64 KiB) as its {@code blockSize} argument, which sizes its backing map's initial table.
  *
@@ -47,7 +38,6 @@ public final class L2HeapPerEntry {
   static final int BLOCK_BYTES = 256;
   /** Item sizes of both caches (see the class comment). */
   static final int[] BUCKET_SIZES = {512, 8192};
-  private static final String RESULT = "heapBytesPerEntry=";
 
   private L2HeapPerEntry() {
   }
@@ -55,12 +45,12 @@ public final class L2HeapPerEntry {
   public static void main(String[] args) throws Exception {
     if (args.length == 3 && args[0].equals("--child")) {
       double perEntry = measure(L2Competitor.valueOf(args[1]), Integer.parseInt(args[2]));
-      System.out.println(RESULT + perEntry);
+      System.out.println(HeapFigure.childResult(perEntry));
       return;
     }
     int entries = args.length > 0 ? Integer.parseInt(args[0]) : ENTRIES;
-    double ours = inChild(L2Competitor.OURS_ZERO_COPY, entries);
-    double hbase = inChild(L2Competitor.HBASE_BUCKET, entries);
+    double ours = HeapFigure.inChild(L2HeapPerEntry.class, L2Competitor.OURS_ZERO_COPY.name(), entries);
+    double hbase = HeapFigure.inChild(L2HeapPerEntry.class, L2Competitor.HBASE_BUCKET.name(), entries);
     System.out.printf(Locale.ROOT, "L2 heap per cached block at %,d blocks of %d B (forced-GC heap delta):%n",
         entries, BLOCK_BYTES);
     System.out.printf(Locale.ROOT, "  OURS (BucketCache, offheap)         %8.1f B/block%n", ours);
@@ -68,37 +58,11 @@ public final class L2HeapPerEntry {
     System.out.printf(Locale.ROOT, "  ratio HBASE_BUCKET / OURS           %8.2f x%n", hbase / ours);
   }
 
-  /** Runs {@code --child competitor entries} in a new JVM with the benchmarks' fork flags; returns its figure. */
-  private static double inChild(L2Competitor competitor, int entries) throws IOException, InterruptedException {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.addAll(Arrays.asList(BenchmarkDefaults.class.getAnnotation(Fork.class).jvmArgsAppend()));
-    command.addAll(List.of("-cp", System.getProperty("java.class.path"), L2HeapPerEntry.class.getName(),
-        "--child", competitor.name(), Integer.toString(entries)));
-    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-    double result = Double.NaN;
-    try (BufferedReader out = new BufferedReader(
-        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-      for (String line = out.readLine(); line != null; line = out.readLine()) {
-        if (line.startsWith(RESULT)) {
-          result = Double.parseDouble(line.substring(RESULT.length()));
-        } else if (!line.contains(" INFO ")) {
-          System.out.println("  [" + competitor + "] " + line);
-        }
-      }
-    }
-    int exit = process.waitFor();
-    if (exit != 0 || Double.isNaN(result)) {
-      throw new IllegalStateException(competitor + ": measuring JVM exited with " + exit + " and no figure");
-    }
-    return result;
-  }
-
   /** Heap bytes per block of {@code competitor} holding {@code entries} blocks, measured in this JVM. */
   static double measure(L2Competitor competitor, int entries) {
     long capacity = (long) entries * BUCKET_SIZES[0] * 5 / 4;
     L2Setup setup = new L2Setup(entries, BLOCK_BYTES, capacity, L2GetBenchmark.POPULATE_QUEUE_WAIT_MS);
-    long before = settledHeap();
+    long before = HeapFigure.settledHeap();
     L2Adapter cache = competitor == L2Competitor.HBASE_BUCKET
         ? HBaseBucketAdapter.forFootprint(competitor.name(), setup, BUCKET_SIZES)
         : OursBucketAdapter.forFootprint(competitor.name(), setup, BUCKET_SIZES);
@@ -112,25 +76,11 @@ public final class L2HeapPerEntry {
       if (cache.blockCount() != entries) {
         throw new IllegalStateException(competitor + ": " + cache.blockCount() + " of " + entries + " in slots");
       }
-      long after = settledHeap();
+      long after = HeapFigure.settledHeap();
       return (double) (after - before) / entries;
     } finally {
       Reference.reachabilityFence(cache);
       cache.close();
     }
-  }
-
-  /** Used heap after full GCs, once two in a row agree within 64 KiB (at most 10). */
-  private static long settledHeap() {
-    long previous = Long.MAX_VALUE;
-    for (int i = 0; i < 10; i++) {
-      System.gc();
-      long used = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
-      if (Math.abs(previous - used) < 64 * 1024) {
-        return used;
-      }
-      previous = used;
-    }
-    return previous;
   }
 }
