@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>Constants used throughout: 32 GiB = 2^35 = 34,359,738,368 B; HBase's largest default bucket size is 525,312 B,
  * so a bucket is 4 × 525,312 = 2,101,248 B; a stored 64 KiB block is 24 (fixed header) + 32 (file name) + 65,536 =
  * 65,592 B, which goes into the 66,560 B size class (the one below, 58,368, is too small), 2,101,248 / 66,560 = 31.57
- * → 31 per bucket; the LRU L1 accounts a block as 65,536 + 168 (its entry overhead) = 65,704 B, the TinyLFU L1 as
+ * → 31 per bucket; the LRU L1 accounts a block as 65,536 + 136 (its entry overhead) = 65,672 B, the TinyLFU L1 as
  * 65,536 + 216 = 65,752 B.
  */
 class CacheSizerTest {
@@ -43,14 +43,14 @@ class CacheSizerTest {
     SizingReport r = CacheSizer.size(publishedStack(), Machine.builder(32 * GIB, 128 * GIB).build());
 
     // L1: 0.2f = 13,421,773 / 2^26, so 2^35 × 0.2f = 2^9 × 13,421,773 = 6,871,947,776 B exactly. Eviction starts at
-    // (long) (6,871,947,776 × 0.99) = 6,803,228,298; 6,803,228,298 / 65,704 = 103,543 blocks (65,704 × 103,543 =
-    // 6,803,189,272, remainder 39,026).
+    // (long) (6,871,947,776 × 0.99) = 6,803,228,298; 6,803,228,298 / 65,672 = 103,594 blocks (65,672 × 103,594 =
+    // 6,803,225,168, remainder 3,130).
     L1Fit l1 = r.l1().orElseThrow();
     assertEquals(L1Policy.LRU, l1.policy());
     assertEquals(6_871_947_776L, l1.capacityBytes());
     assertEquals(6_803_228_298L, l1.evictionStartBytes());
-    assertEquals(65_704, l1.bytesPerBlock());
-    assertEquals(103_543, l1.blocks());
+    assertEquals(65_672, l1.bytesPerBlock());
+    assertEquals(103_594, l1.blocks());
 
     // L2: 4096 MB = 4,294,967,296 B; / 2,101,248 = 2,044.007 → 2,044 buckets = 4,294,950,912 B usable;
     // 2,044 × 31 = 63,364 blocks = 63,364 × 65,536 = 4,152,623,104 B of data.
@@ -92,18 +92,18 @@ class CacheSizerTest {
   @Test
   void theYcsbGuidesL1OnlyServer() throws Exception {
     // 32 GiB heap, 128 GiB RAM, no L2, hfile.block.cache.size=0.4: 0.4f = 13,421,773 / 2^25, so the L1 is
-    // 2^10 × 13,421,773 = 13,743,895,552 B; eviction starts at (long) (× 0.99) = 13,606,456,596; / 65,704 = 207,087
-    // blocks (65,704 × 207,087 = 13,606,444,248) = 207,087 × 65,536 = 13,571,653,632 B of data. Page cache: 128 − 32 =
-    // 96 GiB = 103,079,215,104 B (75% of RAM, the guide's ~96 GB); beyond 116,650,868,736 B the data is on disk.
+    // 2^10 × 13,421,773 = 13,743,895,552 B; eviction starts at (long) (× 0.99) = 13,606,456,596; / 65,672 = 207,188
+    // blocks (65,672 × 207,188 = 13,606,450,336) = 207,188 × 65,536 = 13,578,272,768 B of data. Page cache: 128 − 32 =
+    // 96 GiB = 103,079,215,104 B (75% of RAM, the guide's ~96 GB); beyond 116,657,487,872 B the data is on disk.
     SizingReport r = CacheSizer.size(site("hfile.block.cache.size", "0.4"), Machine.builder(32 * GIB, 128 * GIB)
         .build());
     assertEquals(13_743_895_552L, r.l1().orElseThrow().capacityBytes());
-    assertEquals(207_087, r.l1().orElseThrow().blocks());
+    assertEquals(207_188, r.l1().orElseThrow().blocks());
     assertFalse(r.l2().isPresent());
-    assertEquals(13_571_653_632L, r.largestCachedDatasetBytes());
+    assertEquals(13_578_272_768L, r.largestCachedDatasetBytes());
     assertEquals(103_079_215_104L, r.pageCacheBytes());
     assertEquals(0.75, r.pageCacheShareOfRam(), 1e-9);
-    assertEquals(116_650_868_736L, r.smallestUncachedDatasetBytes());
+    assertEquals(116_657_487_872L, r.smallestUncachedDatasetBytes());
     // 0.4 of L1 + 0.4 of memstores is exactly HBase's 80%: allowed, whatever the float rounding.
     assertEquals(List.of(), r.problems());
   }

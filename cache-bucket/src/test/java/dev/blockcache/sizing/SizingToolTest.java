@@ -34,7 +34,7 @@ class SizingToolTest {
     assertEquals(0, run("--site=" + published(), "--heap", "32g", "--ram=128g"), err.toString());
     String text = out.toString(StandardCharsets.UTF_8);
     assertTrue(text.contains("L1 (LRU, on heap): capacity 6.40 GiB"), text);
-    assertTrue(text.contains("103,543 blocks of 64.0 KiB"), text);
+    assertTrue(text.contains("103,594 blocks of 64.0 KiB"), text);
     assertTrue(text.contains("2,044 buckets of 2.00 MiB"), text);
     assertTrue(text.contains("stored as 65,592 bytes (header + block) in an item of 66,560 bytes, 31 per bucket"),
         text);

@@ -28,11 +28,12 @@ import java.util.zip.CRC32C;
  */
 public class HeapBlock {
   /**
-   * Heap bytes an {@code LruBlockCache} entry costs beyond its block's bytes, with compressed oops: the key (40), its
-   * index slots (2 to 4 slots of 8 bytes: 16 to 32), the entry, which is the block itself (56, file-chain links
-   * included), and the array's header (16), with room to spare. {@code L1EntryOverheadTest} measures it.
+   * Heap bytes an {@code LruBlockCache} entry costs beyond its block's bytes, with compressed oops: its index slots
+   * (2 to 4 slots of 8 bytes: 16 to 32), the entry, which is the block itself (64: the key's file reference and
+   * offset kept inline, no key object, and the list and file-chain links), and the array's header (16), 96 to 112 in
+   * all, with room to spare. {@code L1EntryOverheadTest} measures it.
    */
-  public static final int LRU_ENTRY_OVERHEAD = 168;
+  public static final int LRU_ENTRY_OVERHEAD = 136;
   /**
    * Heap bytes a {@code TinyLfuBlockCache} entry costs beyond its block's bytes: the key (40), Caffeine's weighted
    * node with its map node and table share (~105), the cached block with its file-chain links (48) and the array's

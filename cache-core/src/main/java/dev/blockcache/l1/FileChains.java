@@ -29,7 +29,7 @@ public final class FileChains {
     if (b.dropped || b.chained) {
       return;
     }
-    Chain chain = chains.computeIfAbsent(b.key().file(), file -> new Chain());
+    Chain chain = chains.computeIfAbsent(b.file(), file -> new Chain());
     b.filePrev = null;
     b.fileNext = chain.head;
     if (chain.head != null) {
@@ -48,10 +48,10 @@ public final class FileChains {
     if (b.filePrev != null) {
       b.filePrev.fileNext = b.fileNext;
     } else {
-      Chain chain = chains.get(b.key().file());
+      Chain chain = chains.get(b.file());
       chain.head = b.fileNext;
       if (chain.head == null) {
-        chains.remove(b.key().file());
+        chains.remove(b.file());
       }
     }
     if (b.fileNext != null) {

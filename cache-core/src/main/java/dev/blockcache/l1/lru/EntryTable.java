@@ -13,7 +13,8 @@ import java.util.function.Consumer;
  * A lookup of a cached block in a map of nodes loads the table slot, the node, then the entry, then the block's
  * bytes: each a dependent cache miss once the cache holds more blocks than the CPU caches do. This table keeps two
  * parallel arrays instead, so that a lookup loads the slot's tag and entry reference (two independent loads), then
- * the entry, whose key and array are again independent loads:
+ * the entry, which holds the key's offset and file reference itself ({@link LruEntry#hasKey}), so that the key check
+ * loads nothing more and the block's array is the next load:
  * <pre>
  *   slot i:   tags[i]    int   0 = empty; otherwise the upper 32 bits of the key's hash64 (0 mapped to 1)
  *             entries[i] ref   the entry, or null in a slot whose entry was removed (a tombstone: tag kept)
@@ -86,7 +87,7 @@ final class EntryTable {
       int t = (int) TAGS.getAcquire(tags, i);
       if (t == tag) {
         LruEntry e = (LruEntry) ENTRIES.getAcquire(entries, i);
-        if (e != null && e.key().equals(key)) {
+        if (e != null && e.hasKey(key)) {
           return e;
         }
       } else if (t == 0) {
@@ -101,12 +102,11 @@ final class EntryTable {
   }
 
   /**
-   * Inserts {@code entry} unless an entry of its key is present.
+   * Inserts {@code entry}, cached under {@code key}, unless an entry of that key is present.
    *
    * @return the present entry, or null if {@code entry} was inserted
    */
-  LruEntry putIfAbsentLocked(LruEntry entry) {
-    BlockKey key = entry.key();
+  LruEntry putIfAbsentLocked(BlockKey key, LruEntry entry) {
     Slots s = slots;
     int tag = tag(key.hash64());
     int free = -1;
@@ -117,7 +117,7 @@ final class EntryTable {
         if (free < 0) {
           free = i;
         }
-      } else if (t == tag && e.key().equals(key)) {
+      } else if (t == tag && e.hasKey(key)) {
         return e;
       }
     }
@@ -163,7 +163,7 @@ final class EntryTable {
     int tag = tag(key.hash64());
     for (int i = tag & s.mask, t; (t = s.tags[i]) != 0; i = (i + 1) & s.mask) {
       LruEntry e = s.entries[i];
-      if (t == tag && e != null && (expected != null ? e == expected : e.key().equals(key))) {
+      if (t == tag && e != null && (expected != null ? e == expected : e.hasKey(key))) {
         return i;
       }
     }

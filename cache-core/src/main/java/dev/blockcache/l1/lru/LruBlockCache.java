@@ -57,8 +57,9 @@ import java.util.concurrent.locks.ReentrantLock;
  *       present key keeps the present block and counts as an access for the policy.</li>
  *   <li><b>Evict by file</b> walks the file's chain of entries ({@link FileChains}, linked through the entries
  *       themselves), so it costs that file's blocks.</li>
- *   <li><b>Memory</b>: an entry is one object, the {@link HeapBlock} subclass {@link LruEntry} (56 bytes with its
- *       list and file-chain links), beside its key, its table slots and its array.</li>
+ *   <li><b>Memory</b>: an entry is one object, the {@link HeapBlock} subclass {@link LruEntry} (64 bytes with the
+ *       key's file and offset inline and its list and file-chain links; no key object is kept), beside its table
+ *       slots and its array.</li>
  * </ul>
  * Sizes are accounted as block bytes plus {@link HeapBlock#LRU_ENTRY_OVERHEAD} per entry.
  *
@@ -184,7 +185,7 @@ public final class LruBlockCache implements BlockCache {
     LruEntry raced;
     listLock.lock();
     try {
-      raced = table.putIfAbsentLocked(entry);
+      raced = table.putIfAbsentLocked(key, entry);
       if (raced == null) {
         lists[priority].linkLastLocked(entry);
         fileChains.linkLocked(entry);

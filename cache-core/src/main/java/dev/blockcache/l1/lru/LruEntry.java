@@ -9,9 +9,9 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * One cached block of an {@link LruBlockCache}: the block itself with its key and file-chain links (a
- * {@link ChainedBlock}, so that entry and block are one object), its priority state, its CLOCK reference bit and its
- * links in one of the cache's {@link ClockList}s.
+ * One cached block of an {@link LruBlockCache}: the block itself with its key's file and offset and its file-chain
+ * links (a {@link ChainedBlock}, so that entry and block are one object), its priority state, its CLOCK reference bit
+ * and its links in one of the cache's {@link ClockList}s.
  *
  * <h2>Life of an entry</h2>
  * <ol>
@@ -48,6 +48,9 @@ final class LruEntry extends ChainedBlock {
     }
   }
 
+  /** The key's file name and offset, kept inline so that a hit loads no key object. */
+  private final String file;
+  private final long offset;
   private volatile int state;
   /** The CLOCK bit: set by a hit, cleared when an eviction pass gives the entry a second chance. */
   private volatile boolean referenced;
@@ -58,13 +61,38 @@ final class LruEntry extends ChainedBlock {
   LruEntry next;
   /**
    * The index of the list this entry is linked in ({@link ClockList#index}), or {@link #UNLISTED}; a byte rather
-   * than a reference keeps the entry at 56 bytes. Guarded by the list lock.
+   * than a reference keeps the entry at 64 bytes. Guarded by the list lock.
    */
   byte listed = UNLISTED;
 
   LruEntry(BlockKey key, HeapBlock block, CachePriority priority) {
-    super(key, block);
+    super(block);
+    this.file = key.file();
+    this.offset = key.offset();
     this.state = priority.ordinal();
+  }
+
+  /**
+   * Whether this entry is cached under {@code key}: equal offsets and file names, the names compared by reference
+   * first (a reader that reuses one name {@code String} per file never compares chars).
+   */
+  boolean hasKey(BlockKey key) {
+    String other = key.file();
+    return offset == key.offset() && (file == other || file.equals(other));
+  }
+
+  /**
+   * {@inheritDoc} Built anew on each call (the entry keeps the file and offset, not the caller's key object); only
+   * eviction-by-file and tests ask for it, never a hit.
+   */
+  @Override
+  public String file() {
+    return file;
+  }
+
+  @Override
+  public BlockKey key() {
+    return BlockKey.of(file, offset);
   }
 
   /** The current priority's ordinal, or {@link #REMOVED}. */

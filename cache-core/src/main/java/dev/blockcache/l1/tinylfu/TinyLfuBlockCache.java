@@ -211,7 +211,7 @@ public final class TinyLfuBlockCache implements BlockCache {
       cache.getIfPresent(key); // a read for the policy
       return CacheResult.ALREADY_CACHED;
     }
-    ChainedBlock cached = new ChainedBlock(key, insert.heapBlock(block, options.category()));
+    ChainedBlock cached = new KeyedBlock(key, insert.heapBlock(block, options.category()));
     long weight = weight(cached);
     // Counted before it is published: its eviction, which may follow at once, subtracts what was added.
     blockCounts[options.category().ordinal()].increment();

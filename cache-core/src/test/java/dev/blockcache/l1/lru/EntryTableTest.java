@@ -57,7 +57,7 @@ class EntryTableTest {
       switch (random.nextInt(4)) {
         case 0, 1 -> {
           LruEntry e = entry(key);
-          LruEntry present = table.putIfAbsentLocked(e);
+          LruEntry present = table.putIfAbsentLocked(e.key(), e);
           assertSame(model.get(key), present, "putIfAbsent " + key);
           model.putIfAbsent(key, e);
         }
@@ -93,7 +93,7 @@ class EntryTableTest {
     synchronized (lock) {
       for (int i = 0; i < kept; i++) {
         keptEntries[i] = entry(key(i));
-        assertNull(table.putIfAbsentLocked(keptEntries[i]));
+        assertNull(table.putIfAbsentLocked(keptEntries[i].key(), keptEntries[i]));
       }
     }
     AtomicBoolean stop = new AtomicBoolean();
@@ -134,7 +134,7 @@ class EntryTableTest {
       synchronized (lock) {
         if (churn.size() < 20_000 && (churn.isEmpty() || random.nextInt(3) > 0)) {
           LruEntry e = entry(key(kept + random.nextInt(1 << 20)));
-          if (table.putIfAbsentLocked(e) == null) {
+          if (table.putIfAbsentLocked(e.key(), e) == null) {
             churn.add(e);
           }
         } else {
