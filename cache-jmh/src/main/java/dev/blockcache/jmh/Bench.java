@@ -32,7 +32,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
  *   <li>{@code bench.full=true}: the lengths annotated on {@link BenchmarkDefaults} (2 forks, 5 × 2 s warmup,
  *       5 × 2 s measurement).</li>
  *   <li>neither (quick, the default): 1 fork, 2 × 300 ms warmup, 3 × 500 ms measurement, over the cells
- *       {@link dev.blockcache.jmh.plan.QuickCells} keeps (unless {@code bench.params} names the cells).</li>
+ *       {@link dev.blockcache.jmh.plan.QuickCells} keeps (unless {@code bench.params} names the cells); benchmarks
+ *       that take longer to reach steady state get the warmup {@code QuickCells.quickWarmup} gives them.</li>
  *   <li>{@code bench.prof} (default none): a JMH profiler to add, e.g. {@code gc} for allocated bytes per operation,
  *       with options after a colon as for JMH's {@code -prof}, e.g. {@code stack:lines=1;top=25}.</li>
  *   <li>{@code bench.params} (default none): restricts parameters, {@code NAME=v1,v2;NAME2=v3}, e.g.
@@ -118,7 +119,7 @@ public final class Bench {
     Map<String, List<String>> userParams = parseParams(System.getProperty("bench.params", ""));
 
     List<RunPlan.Run> runs = !userParams.isEmpty() || mode == Mode.FULL
-        ? List.of(new RunPlan.Run(List.of(include), userParams))
+        ? List.of(new RunPlan.Run(List.of(include), userParams, RunPlan.quickWarmup(include)))
         : mode == Mode.SMOKE ? RunPlan.smoke(include).runs() : RunPlan.quick(include).runs();
     List<Path> parts = new ArrayList<>();
     for (int i = 0; i < runs.size(); i++) {
@@ -149,6 +150,9 @@ public final class Bench {
         .result(json.toString());
     run.includes().forEach(options::include);
     mode.apply(options);
+    if (mode == Mode.QUICK && !run.quickWarmup().isZero()) {
+      options.warmupIterations((int) run.quickWarmup().toSeconds()).warmupTime(TimeValue.seconds(1));
+    }
     addProfiler(options, System.getProperty("bench.prof", ""));
     String extraFlags = System.getProperty("bench.jvmArgs", "").trim();
     if (!extraFlags.isEmpty()) {

@@ -18,6 +18,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
+import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.Blackhole;
 
@@ -37,8 +38,10 @@ import org.openjdk.jmh.infra.Blackhole;
  *
  * <p>Setup, per trial: {@link RegionStack} opens the region, pays the one-off costs of a first L2 with a throwaway one
  * ({@code oneOffHeapKib}), fills the L2 and measures its heap (per cached block: {@code heapBytesPerBlock}; the empty
- * L2's: {@code fixedHeapKib}); then {@value #WARMUP_GETS} random gets (and a tenth as many scans) let the JIT compile
- * the read path (skipped in smoke runs).
+ * L2's: {@code fixedHeapKib}); then {@value #WARMUP_GETS} random gets (and a tenth as many scans) start the JIT on
+ * the read path (skipped in smoke runs). Gets per second still rise about fivefold over the first 6–8 s of a fork
+ * while the JIT compiles HBase's read path, so the warmup is 8 × 2 s in full mode (annotated) and 12 × 1 s in quick
+ * mode ({@code QuickCells.quickWarmup}), not the quick mode's 2 × 300 ms.
  *
  * <p>Quick mode runs the gets at 1 and 2 threads over both datasets with HBase's BucketCache and ours offheap;
  * {@code OURS_FILE} and the scans run in full mode and on request ({@code dev.blockcache.jmh.plan.QuickCells}).
@@ -57,6 +60,7 @@ import org.openjdk.jmh.infra.Blackhole;
     "--add-opens", "java.base/jdk.internal.ref=ALL-UNNAMED",
     "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
     "-Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true"})
+@Warmup(iterations = 8, time = 2)
 @State(Scope.Benchmark)
 public class RegionGetBenchmark extends BenchmarkDefaults {
   /** Heap of every fork: the region, the L1 and the memstore that writes the dataset once, with room to spare. */
@@ -99,8 +103,8 @@ public class RegionGetBenchmark extends BenchmarkDefaults {
   }
 
   /**
-   * {@value #WARMUP_GETS} random gets and a tenth as many scans, so that the JIT has compiled HBase's read path
-   * before JMH's warmup iterations (which are too short for it in quick mode).
+   * {@value #WARMUP_GETS} random gets and a tenth as many scans, so that every path a measured operation takes
+   * (gets and scans, L1 and L2 hits) has run before JMH's warmup iterations bring the JIT to steady state.
    */
   private void warmReadPath() throws IOException {
     ThreadState t = new ThreadState();

@@ -14,6 +14,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
+import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.Blackhole;
 
@@ -49,6 +50,7 @@ import org.openjdk.jmh.infra.Blackhole;
     "--add-opens", "java.base/jdk.internal.ref=ALL-UNNAMED",
     "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
     "-Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true"})
+@Warmup(iterations = 8, time = 2)
 @State(Scope.Benchmark)
 public class RegionThreadScalingExperiment extends BenchmarkDefaults {
   /** Rows per multi-get, as in the published test. */

@@ -1,5 +1,6 @@
 package dev.blockcache.jmh.plan;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -63,7 +64,24 @@ public final class QuickCells {
       "dev.blockcache.hbase.bench.RegionThreadScalingExperiment",
       new Restriction(Map.of(), Set.of("threads05")));
 
+  /**
+   * Classes whose benchmarks need a longer warmup than the quick mode's 2 × 300 ms to reach steady state, and how
+   * long: an {@code HRegion.get} runs through enough of HBase's code that the JIT takes seconds to compile it, and
+   * gets per second rise about fivefold over the first 6–8 s of a fork before they level off.
+   */
+  private static final Map<String, Duration> QUICK_WARMUP = Map.of(
+      "dev.blockcache.hbase.bench.RegionGetBenchmark", Duration.ofSeconds(12),
+      "dev.blockcache.hbase.bench.RegionThreadScalingExperiment", Duration.ofSeconds(12));
+
   private QuickCells() {
+  }
+
+  /**
+   * The warmup quick mode gives {@code benchmarkClass} (fully qualified), in 1 s iterations, or {@link Duration#ZERO}
+   * for the mode's own.
+   */
+  public static Duration quickWarmup(String benchmarkClass) {
+    return QUICK_WARMUP.getOrDefault(benchmarkClass, Duration.ZERO);
   }
 
   /** The smoke run's restriction of {@code benchmarkClass}, or {@code null} when it runs all of it. */

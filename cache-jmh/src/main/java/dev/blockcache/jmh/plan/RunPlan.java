@@ -6,28 +6,40 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
- * Splits a benchmark selection into JMH runs: JMH applies a {@code @Param} restriction to every benchmark of a run,
- * so benchmarks that {@link QuickCells} restricts differently each get a run of their own. The benchmarks come from
+ * Splits a benchmark selection into JMH runs: JMH applies a {@code @Param} restriction and a warmup to every
+ * benchmark of a run, so benchmarks that {@link QuickCells} restricts differently, or warms up longer, each get a run
+ * of their own. The benchmarks come from
  * the {@code META-INF/BenchmarkList} that JMH's annotation processor writes, matched as JMH matches its include
  * (a regular expression found anywhere in {@code class.method}).
  *
  * <p>Thread-safety: immutable once built.
  */
 public final class RunPlan {
-  /** One JMH run: the benchmarks it includes (each an exact-match regex) and its {@code @Param} restrictions. */
-  public record Run(List<String> includes, Map<String, List<String>> params) {
+  /**
+   * One JMH run: the benchmarks it includes (each an exact-match regex), its {@code @Param} restrictions, and the
+   * warmup its benchmarks need in quick mode ({@link QuickCells#quickWarmup}; {@link Duration#ZERO}: the mode's).
+   */
+  public record Run(List<String> includes, Map<String, List<String>> params, Duration quickWarmup) {
     public Run {
       includes = List.copyOf(includes);
       params = Map.copyOf(params);
+      Objects.requireNonNull(quickWarmup, "quickWarmup");
+    }
+
+    /** A run of {@code includes} restricted to {@code params}, with the mode's warmup. */
+    public Run(List<String> includes, Map<String, List<String>> params) {
+      this(includes, params, Duration.ZERO);
     }
   }
 
@@ -67,6 +79,27 @@ public final class RunPlan {
   /** As {@link #smoke(String)} over the given {@code class.method} names. */
   static RunPlan smoke(String include, List<String> benchmarks) {
     return plan(include, benchmarks, FullModeOnly.INCLUDED, QuickCells::smokeOf).refuseIfEmpty(include);
+  }
+
+  /**
+   * The longest quick-mode warmup ({@link QuickCells#quickWarmup}) among the classes of the benchmarks matching
+   * {@code include}, for a run whose cells the user names: {@link Duration#ZERO} when none needs more than the mode's.
+   */
+  public static Duration quickWarmup(String include) {
+    return quickWarmup(include, readBenchmarks());
+  }
+
+  /** As {@link #quickWarmup(String)} over the given {@code class.method} names. */
+  static Duration quickWarmup(String include, List<String> benchmarks) {
+    Pattern pattern = Pattern.compile(include);
+    Duration longest = Duration.ZERO;
+    for (String name : benchmarks) {
+      if (pattern.matcher(name).find()) {
+        Duration warmup = QuickCells.quickWarmup(name.substring(0, name.lastIndexOf('.')));
+        longest = warmup.compareTo(longest) > 0 ? warmup : longest;
+      }
+    }
+    return longest;
   }
 
   /** Whether {@code include} matches a benchmark of this class loader's benchmark list. */
@@ -114,9 +147,9 @@ public final class RunPlan {
         continue;
       }
       QuickCells.Restriction restriction = restrictions.apply(benchmarkClass);
-      if (restriction == null) {
+      if (restriction == null && QuickCells.quickWarmup(benchmarkClass).isZero()) {
         unrestricted.add(exact(name));
-      } else if (restriction.keepsMethod(name.substring(dot + 1))) {
+      } else if (restriction == null || restriction.keepsMethod(name.substring(dot + 1))) {
         restrictedByClass.computeIfAbsent(benchmarkClass, c -> new ArrayList<>()).add(exact(name));
       }
     }
@@ -124,8 +157,12 @@ public final class RunPlan {
     if (!unrestricted.isEmpty()) {
       runs.add(new Run(unrestricted, Map.of()));
     }
-    restrictedByClass.forEach((benchmarkClass, includes) ->
-        runs.add(new Run(includes, restrictions.apply(benchmarkClass).params())));
+    // A class with a warmup of its own runs apart, restricted or not, so that the others keep the mode's warmup.
+    restrictedByClass.forEach((benchmarkClass, includes) -> {
+      QuickCells.Restriction restriction = restrictions.apply(benchmarkClass);
+      runs.add(new Run(includes, restriction == null ? Map.of() : restriction.params(),
+          QuickCells.quickWarmup(benchmarkClass)));
+    });
     return new RunPlan(runs);
   }
 

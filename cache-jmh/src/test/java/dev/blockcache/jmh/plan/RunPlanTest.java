@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -36,6 +38,26 @@ class RunPlanTest {
     RunPlan.Run l2 = runs.get(2);
     assertEquals(List.of("OURS_ZERO_COPY", "OURS_COPY", "HBASE_BUCKET", "CHM"), l2.params().get("competitor"));
     assertTrue(selects(l2, "dev.blockcache.jmh.l2.L2GetBenchmark.get1Thread"));
+  }
+
+  @Test
+  void theRegionBenchmarkRunsApartWithTheWarmupItNeedsAndTheOthersKeepTheModes() {
+    List<String> benchmarks = new ArrayList<>(BENCHMARKS);
+    benchmarks.add("dev.blockcache.hbase.bench.RegionGetBenchmark.getT1");
+    benchmarks.add("dev.blockcache.hbase.bench.RegionGetBenchmark.scanT1");
+    List<RunPlan.Run> runs = RunPlan.quick(".*", benchmarks).runs();
+
+    RunPlan.Run region = runs.stream()
+        .filter(r -> selects(r, "dev.blockcache.hbase.bench.RegionGetBenchmark.getT1")).findFirst().orElseThrow();
+    assertEquals(Duration.ofSeconds(12), region.quickWarmup());
+    assertEquals(1, region.includes().size(), "the scan is not a quick cell");
+    for (RunPlan.Run run : runs) {
+      if (run != region) {
+        assertEquals(Duration.ZERO, run.quickWarmup(), run.includes().toString());
+      }
+    }
+    assertEquals(Duration.ofSeconds(12), RunPlan.quickWarmup("RegionGetBenchmark", benchmarks));
+    assertEquals(Duration.ZERO, RunPlan.quickWarmup("L2GetBenchmark", benchmarks));
   }
 
   @Test
