@@ -15,7 +15,7 @@ import java.util.Locale;
  * --traces-dir=DIR     root of the bundled traces (default {@value #DEFAULT_TRACES_DIR}, relative to cache-jmh)
  * --trace=SPEC,...     traces, FORMAT/NAME or FORMAT:PATH (see TraceSpec); default: the issue's sixteen
  * --sizes=F,...        cache sizes as fractions of each trace's distinct keys (default 0.01,0.05,0.2,0.5)
- * --policies=P,...     lru, opt, caffeine, l1-lru, l1-tinylfu, l2, l2-hbase (default: all)
+ * --policies=P,...     lru, opt, caffeine, caffeine-weighted, l1-lru, l1-tinylfu, l2, l2-hbase (default: all)
  * --block-size=BYTES   bytes per block in the real caches (default 1024)
  * --l2-engine=E        heap or offheap (default heap)
  * --l2-writes=W        inline or drained (default inline)

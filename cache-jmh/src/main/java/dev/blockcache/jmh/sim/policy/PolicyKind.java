@@ -38,11 +38,22 @@ public enum PolicyKind {
       return new OptimalPolicy(trace, blocks);
     }
   },
-  /** Plain Caffeine by entry count ({@link CaffeinePolicy}). */
+  /** Plain Caffeine by entry count ({@link CaffeinePolicy#ofEntries}). */
   CAFFEINE("Caffeine") {
     @Override
     Policy create(Trace trace, int blocks, CacheSetup setup) {
-      return new CaffeinePolicy(blocks);
+      return CaffeinePolicy.ofEntries(blocks);
+    }
+  },
+  /**
+   * Plain Caffeine by weight, sized and weighed as {@link #L1_TINYLFU} sizes and weighs its Caffeine
+   * ({@link CaffeinePolicy#weighted}): what our L1 TinyLFU should equal.
+   */
+  CAFFEINE_WEIGHTED("Caffeine weighted") {
+    @Override
+    Policy create(Trace trace, int blocks, CacheSetup setup) {
+      int weight = setup.blockSize() + HeapBlock.TINYLFU_ENTRY_OVERHEAD;
+      return CaffeinePolicy.weighted(blocks, setup.blockSize(), weight);
     }
   },
   /**

@@ -62,7 +62,7 @@ class OptimalPolicyTest {
     for (int capacity : new int[] {1, 10, 100, 499, 500}) {
       double opt = Traces.ratio(new OptimalPolicy(trace, capacity), trace);
       double lru = Traces.ratio(new LruPolicy(capacity), trace);
-      double caffeine = Traces.ratio(new CaffeinePolicy(capacity), trace);
+      double caffeine = Traces.ratio(CaffeinePolicy.ofEntries(capacity), trace);
       assertTrue(opt >= lru && opt >= caffeine, capacity + ": OPT " + opt + ", LRU " + lru + ", Caffeine " + caffeine);
     }
     // Room for every key: only the first access to each misses.
