@@ -81,15 +81,15 @@ final class LruEntry extends ChainedBlock {
     return offset == key.offset() && (file == other || file.equals(other));
   }
 
-  /**
-   * {@inheritDoc} Built anew on each call (the entry keeps the file and offset, not the caller's key object); only
-   * eviction-by-file and tests ask for it, never a hit.
-   */
   @Override
   public String file() {
     return file;
   }
 
+  /**
+   * {@inheritDoc} Built anew on each call (the entry keeps the file and offset, not the caller's key object): for
+   * removals and tests, never for a hit.
+   */
   @Override
   public BlockKey key() {
     return BlockKey.of(file, offset);
