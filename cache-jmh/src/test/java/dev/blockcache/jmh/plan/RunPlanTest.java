@@ -36,7 +36,7 @@ class RunPlanTest {
     assertTrue(!selects(threads, "dev.blockcache.jmh.experiments.ThreadScalingExperiment.threads10"));
     assertTrue(selects(threads, "dev.blockcache.jmh.experiments.ThreadScalingExperiment.threads05"));
     RunPlan.Run l2 = runs.get(2);
-    assertEquals(List.of("OURS_ZERO_COPY", "OURS_COPY", "HBASE_BUCKET", "CHM"), l2.params().get("competitor"));
+    assertEquals(List.of("OURS_ZERO_COPY", "OURS_COPY", "HBASE_BUCKET"), l2.params().get("competitor"));
     assertTrue(selects(l2, "dev.blockcache.jmh.l2.L2GetBenchmark.get1Thread"));
   }
 
@@ -116,7 +116,7 @@ class RunPlanTest {
     List<RunPlan.Run> runs = RunPlan.smoke(".*", names).runs();
 
     RunPlan.Run l2 = run(runs, names.get(0));
-    assertEquals(List.of("OURS_ZERO_COPY", "OURS_COPY", "HBASE_BUCKET", "CHM"), l2.params().get("competitor"));
+    assertEquals(List.of("OURS_ZERO_COPY", "OURS_COPY", "HBASE_BUCKET"), l2.params().get("competitor"));
     RunPlan.Run region = run(runs, names.get(1));
     assertTrue(selects(region, names.get(2)), "the scans are smoke-tested although quick mode leaves them out");
     assertEquals(List.of("HBASE_BUCKET", "OURS_OFFHEAP"), region.params().get("competitor"));
