@@ -71,6 +71,8 @@ public final class TinyLfuBlockCache implements BlockCache {
 
   private final TinyLfuConfig config;
   private final Cache<BlockKey, ChainedBlock> cache;
+  /** The same cache, typed for lookups by a {@link LookupKey}; never used to store. */
+  private final Cache<Object, ChainedBlock> lookups;
   private final ConcurrentMap<BlockKey, ChainedBlock> map;
   private final Policy.Eviction<BlockKey, ChainedBlock> eviction;
   /**
@@ -115,6 +117,9 @@ public final class TinyLfuBlockCache implements BlockCache {
         .evictionListener(this::onEvicted)
         .build();
     this.map = cache.asMap();
+    @SuppressWarnings("unchecked")
+    Cache<Object, ChainedBlock> byLookupKey = (Cache<Object, ChainedBlock>) (Cache<?, ?>) cache;
+    this.lookups = byLookupKey;
     this.eviction = cache.policy().eviction().orElseThrow();
   }
 
@@ -235,7 +240,7 @@ public final class TinyLfuBlockCache implements BlockCache {
   /** {@inheritDoc} The view is read-only; releasing it never affects the cache. */
   @Override
   public ByteBuf getBlock(BlockKey key, ReadOptions options) {
-    ChainedBlock block = hit(key, options);
+    ChainedBlock block = hit(LookupKey.of(key), options);
     return block == null ? null : block.newView();
   }
 
@@ -243,7 +248,7 @@ public final class TinyLfuBlockCache implements BlockCache {
   @Override
   public boolean read(BlockKey key, ReadOptions options, BlockReader reader) {
     Objects.requireNonNull(reader, "reader");
-    ChainedBlock block = hit(key, options);
+    ChainedBlock block = hit(LookupKey.of(key), options);
     if (block == null) {
       return false;
     }
@@ -251,11 +256,14 @@ public final class TinyLfuBlockCache implements BlockCache {
     return true;
   }
 
-  /** The block of {@code key}, its access recorded by Caffeine and counted as a hit; or null after a miss. */
-  private ChainedBlock hit(BlockKey key, ReadOptions options) {
-    Objects.requireNonNull(key, "key");
+  /**
+   * The block of {@code key}, its access recorded by Caffeine and counted as a hit; or null after a miss. It takes the
+   * thread's lookup key, not the caller's {@link BlockKey}: this method is too large for the JIT to inline into every
+   * caller, and a key passed to it would escape and be allocated on each get.
+   */
+  private ChainedBlock hit(LookupKey key, ReadOptions options) {
     Objects.requireNonNull(options, "options");
-    ChainedBlock block = closed ? null : cache.getIfPresent(key);
+    ChainedBlock block = closed ? null : lookups.getIfPresent(key);
     if (block == null) {
       stats.miss(options);
       return null;

@@ -1,0 +1,64 @@
+package dev.blockcache.l1.tinylfu;
+
+import dev.blockcache.api.BlockKey;
+import java.util.Objects;
+
+/**
+ * A reusable stand-in for a {@link BlockKey} in a Caffeine lookup, one per thread, so that the caller's key does not
+ * escape into Caffeine's {@code getIfPresent} (too large for the JIT to inline) and can be scalar-replaced: a get with
+ * a key built per lookup then allocates only its view.
+ *
+ * <p>Caffeine's map finds an entry by this key's {@link #hashCode()}, which is the copied key's, and by
+ * {@code lookupKey.equals(storedKey)}, which compares the copied fields with the stored {@link BlockKey}'s. Only the
+ * lookup direction is defined: a {@code BlockKey} never equals a lookup key, so a lookup key must never be stored in
+ * the map, only passed to lookups ({@code getIfPresent}). It keeps a reference to the last name it copied until the
+ * thread's next lookup; names are small and shared with the cached keys.
+ *
+ * <p>Thread-safety: confined to its thread ({@link #of} hands each thread its own).
+ */
+final class LookupKey {
+  private static final ThreadLocal<LookupKey> PER_THREAD = ThreadLocal.withInitial(LookupKey::new);
+
+  private String file;
+  private long offset;
+  private long hash64;
+  private int hashCode;
+
+  private LookupKey() {
+  }
+
+  /**
+   * This thread's lookup key, holding {@code key}'s fields until the thread's next call.
+   *
+   * @throws NullPointerException naming the argument if {@code key} is null
+   */
+  static LookupKey of(BlockKey key) {
+    Objects.requireNonNull(key, "key");
+    LookupKey lookup = PER_THREAD.get();
+    lookup.file = key.file();
+    lookup.offset = key.offset();
+    lookup.hash64 = key.hash64();
+    lookup.hashCode = key.hashCode();
+    return lookup;
+  }
+
+  @Override
+  public int hashCode() {
+    return hashCode;
+  }
+
+  /** Whether {@code o} is a {@link BlockKey} with the fields this lookup key holds. */
+  @Override
+  public boolean equals(Object o) {
+    if (!(o instanceof BlockKey)) {
+      return false;
+    }
+    BlockKey stored = (BlockKey) o;
+    return stored.hash64() == hash64 && stored.offset() == offset && stored.file().equals(file);
+  }
+
+  @Override
+  public String toString() {
+    return file + "@" + offset;
+  }
+}
