@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongUnaryOperator;
 
 /**
- * The L2 cache's compact index (HBase's "backing map"): which device slot holds which block, in about 27 bytes of
+ * The L2 cache's compact index (HBase's "backing map"): which device slot holds which block, in about 24 bytes of
  * heap per block (measured at 1M blocks) and no object per block.
  *
  * <h2>Design notes</h2>
@@ -40,7 +40,7 @@ import java.util.function.LongUnaryOperator;
  * segments, fileGroups = expectedEntries / {@value #ENTRIES_PER_FILE_GROUP} rounded to a power of two in
  * [{@value #MIN_FILE_GROUPS}, {@value #MAX_FILE_GROUPS}] (1,024 groups, 8,192 segments at 1M entries). Each
  * {@link Segment} is an open-addressing table over one {@code long[]} of 16-byte slots (fingerprint, entry word),
- * linear probing, backward-shift delete, grown by 3/2 at load 4/5, so its load stays in [0.53, 0.8]: 20-30 B per
+ * linear probing, backward-shift delete, grown by 5/4 at load 4/5, so its load stays in [0.64, 0.8]: 20-25 B per
  * entry, plus ~{@value #SEGMENT_OVERHEAD_BYTES} B per segment (~1 B per entry at 1M). The CLOCK reference bit is bit
  * 63 of the entry word (free in every {@link IndexEntry}); no side arrays. Segments start at 8 slots and grow on
  * demand: {@code expectedEntries} only sets how many there are, so one big file does not leave the others
