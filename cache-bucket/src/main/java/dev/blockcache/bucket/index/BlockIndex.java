@@ -89,6 +89,12 @@ import java.util.function.LongUnaryOperator;
  * within a priority by recency and frequency: the hand still passes over referenced entries (clearing their bit),
  * and of the next few unreferenced ones the least frequent is chosen, so hash order only breaks ties.
  *
+ * <p><b>Admission window (tinylfu policy).</b> The window is a bit of each entry ({@link IndexEntry#inWindow}), not a
+ * structure of its own: an entry is put in with the bit set, a fourth CLOCK hand walks the entries that have it
+ * ({@link #chooseWindowLeaver}), and {@link #leaveWindow} clears it. The segments count the entries that have it
+ * under their locks, so {@link #windowSize} stays exact whatever removes an entry (eviction, a file's removal, the
+ * allocation fallback). Victim filters decide whether eviction may take window entries.
+ *
  * <p>Thread-safety: safe for concurrent use by any number of threads.
  */
 public final class BlockIndex {
@@ -121,7 +127,11 @@ public final class BlockIndex {
   private final int groupMask;
   private final LongAdder size = new LongAdder();
   private final LongAdder[] bytes = new LongAdder[CachePriority.COUNT];
-  private final ClockHand[] hands = new ClockHand[CachePriority.COUNT];
+  /** Entries in the admission window. */
+  private final LongAdder window = new LongAdder();
+  /** One CLOCK hand per priority, then the admission window's. */
+  private final ClockHand[] hands = new ClockHand[CachePriority.COUNT + 1];
+  private final ClockHand windowHand;
   /** Access frequencies for admission and victim choice, or null: the index then counts nothing. */
   private final FrequencySketch sketch;
 
@@ -149,11 +159,14 @@ public final class BlockIndex {
     this.groupMask = groups - 1;
     for (int p = 0; p < CachePriority.COUNT; p++) {
       bytes[p] = new LongAdder();
-      hands[p] = new ClockHand();
     }
+    for (int h = 0; h < hands.length; h++) {
+      hands[h] = new ClockHand();
+    }
+    this.windowHand = hands[CachePriority.COUNT];
     this.segments = new Segment[groups << SUB_BITS];
     for (int i = 0; i < segments.length; i++) {
-      segments[i] = new Segment(size, bytes);
+      segments[i] = new Segment(size, bytes, window);
     }
   }
 
@@ -228,6 +241,41 @@ public final class BlockIndex {
   }
 
   /**
+   * Chooses, without changing it, the entry that leaves the admission window next (entries whose
+   * {@link IndexEntry#inWindow} bit is set, whatever their priority): from the window's own CLOCK hand, a referenced
+   * entry loses its bit and is passed over, and the first unreferenced one that {@code accept} takes is the choice, so
+   * the window lets out roughly its least recently read block. The hand stops as {@link #evict} does. Needs a sketch
+   * ({@code victim} carries the entry's estimated frequency, for the admission test).
+   *
+   * @return whether an entry was found; {@code victim} describes it
+   * @throws IllegalStateException if the index has no sketch
+   */
+  public boolean chooseWindowLeaver(VictimFilter accept, Victim victim) {
+    Objects.requireNonNull(accept, "accept");
+    if (sketch == null) {
+      throw new IllegalStateException("a window leaver's choice needs a frequency sketch");
+    }
+    victim.reset();
+    windowHand.sample(segments, Segment.WINDOW, 1, accept, sketch, victim);
+    return victim.found();
+  }
+
+  /**
+   * Takes the entry {@link #chooseWindowLeaver} chose out of the admission window, if it is still mapped as it was:
+   * it stays cached, and eviction may choose it from then on.
+   *
+   * @return whether its window bit was cleared
+   */
+  public boolean leaveWindow(Victim leaver) {
+    return leaver.found() && segments[leaver.segment].leaveWindow(leaver.fingerprint, leaver.entry & ~Segment.REF_BIT);
+  }
+
+  /** Entries in the admission window ({@link IndexEntry#inWindow}); a recent, not an atomic, count. */
+  public long windowSize() {
+    return window.sum();
+  }
+
+  /**
    * Removes the entry {@link #chooseVictim} chose, if it is still mapped as it was, and passes it to {@code sink}
    * once the segment lock is released.
    *
@@ -252,10 +300,7 @@ public final class BlockIndex {
     return true;
   }
 
-  /**
-   * The segment {@code key} lives in. With {@link #fingerprint} it locates the key without the key: a caller that
-   * remembers blocks compactly (the admission window) stores both.
-   */
+  /** The segment {@code key} lives in. With {@link #fingerprint} it locates the key without the key. */
   public int segmentIndex(BlockKey key) {
     return segmentIndex(key.fileHash(), key.hash64());
   }

@@ -19,7 +19,7 @@ class SegmentGrowthTest {
     for (int p = 0; p < bytes.length; p++) {
       bytes[p] = new LongAdder();
     }
-    return new Segment(new LongAdder(), bytes);
+    return new Segment(new LongAdder(), bytes, new LongAdder());
   }
 
   /** Spread over the home slots (a home is taken from the low 32 bits); never 0. */
