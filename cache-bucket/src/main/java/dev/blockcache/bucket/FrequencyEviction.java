@@ -19,7 +19,10 @@ import dev.blockcache.stats.StatsRecorder;
  * <ul>
  *   <li><b>Which priority gives.</b> If the one furthest above its share ({@code single/multi/memory.factor}) of
  *       the cached bytes is memory, memory; otherwise the colder of a single and a multi candidate (shares alone
- *       evicted frequently read single blocks while colder multi blocks stayed). If neither has a candidate, the priorities in share order; a priority that holds no block of the needed size
+ *       evicted frequently read single blocks while colder multi blocks stayed), where a multi candidate counts as
+ *       colder only if its estimated frequency is lower by more than {@value #MULTI_PROTECTION}: a block read twice
+ *       has shown it is reused, and a sketch estimate that is a little lower is within the sketch's noise and aging.
+ *       If neither has a candidate, the priorities in share order; a priority that holds no block of the needed size
  *       class is skipped. With {@code memory.factor} 1, in-memory blocks give last, as in HBase.</li>
  *   <li><b>Which block.</b> Within the priority, from its CLOCK hand: a block read since the hand last passed it keeps
  *       its place (recency), and of the next {@value #SAMPLE} unread blocks of the size class outside the admission
@@ -56,6 +59,11 @@ final class FrequencyEviction {
    * place in the simulator (biases 0 to -4 and a hill-climbed bias were tried; see docs/benchmarks.md).
    */
   static final int BIAS = -1;
+  /**
+   * How much colder (in sketch counts) a multi candidate must be than the single one to be the victim: more than 2.
+   * Multi blocks were read at least twice; the simulator's multi-workload traces kept them better with this margin.
+   */
+  static final int MULTI_PROTECTION = 2;
   /** Admissions between two looks at the hit ratio for the window's climber: 16 keeps the stats snapshot rare. */
   static final int CLIMB_CHECK_INTERVAL = 16;
   /** Requests per climber sample, per cached block: 10, the frequency sketch's history. */
@@ -173,6 +181,14 @@ final class FrequencyEviction {
   }
 
   /**
+   * Whether a multi candidate of {@code multiFrequency} is the victim rather than a single candidate of
+   * {@code singleFrequency}: only if colder by more than {@value #MULTI_PROTECTION}.
+   */
+  static boolean multiGives(int multiFrequency, int singleFrequency) {
+    return multiFrequency + MULTI_PROTECTION < singleFrequency;
+  }
+
+  /**
    * Evicts one block of {@code length}'s size class outside the window, chosen as for admission; false if there is
    * none.
    */
@@ -187,7 +203,7 @@ final class FrequencyEviction {
     if (order[0] != CachePriority.MEMORY) {
       boolean single = index.chooseVictim(CachePriority.SINGLE, accept, SAMPLE, victim);
       boolean multi = index.chooseVictim(CachePriority.MULTI, accept, SAMPLE, other);
-      if (multi && (!single || other.frequency() < victim.frequency())) {
+      if (multi && (!single || multiGives(other.frequency(), victim.frequency()))) {
         Victim colder = other;
         other = victim;
         victim = colder;

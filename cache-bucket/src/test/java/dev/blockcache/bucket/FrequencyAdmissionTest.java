@@ -130,6 +130,41 @@ class FrequencyAdmissionTest {
   }
 
   @Test
+  void aMultiVictimMustBeColderByMoreThanTwoThanTheSingleCandidate() {
+    try (BucketCache cache = cache(L2Policy.TINYLFU)) {
+      int half = SLOTS / 2;
+      for (int i = 0; i < half; i++) {
+        BlockKey single = BlockKey.of("single", i);
+        read(cache, single, 3); // three misses, then cached and never read: SINGLE, frequency 3
+        assertEquals(CacheResult.CACHED, put(cache, single));
+        BlockKey multi = BlockKey.of("multi", i);
+        read(cache, multi, 1);
+        assertEquals(CacheResult.CACHED, put(cache, multi));
+        read(cache, multi, 1); // a hit: MULTI, frequency 2, colder than the singles by 1 only
+      }
+      BlockKey newcomer = BlockKey.of("new", 0);
+      read(cache, newcomer, 8);
+      assertEquals(CacheResult.CACHED, put(cache, newcomer));
+      int singles = 0;
+      int multis = 0;
+      for (int i = 0; i < half; i++) {
+        singles += cache.index().peek(BlockKey.of("single", i)) != IndexEntry.ABSENT ? 1 : 0;
+        multis += cache.index().peek(BlockKey.of("multi", i)) != IndexEntry.ABSENT ? 1 : 0;
+      }
+      assertEquals(half, multis, "no multi block (frequency 2, within 2 of the single candidate's 3) went");
+      assertEquals(half - 1, singles, "a single block made room");
+    }
+  }
+
+  @Test
+  void theMultiMarginIsMoreThanTwo() {
+    assertFalse(FrequencyEviction.multiGives(2, 3));
+    assertFalse(FrequencyEviction.multiGives(2, 4));
+    assertTrue(FrequencyEviction.multiGives(2, 5));
+    assertTrue(FrequencyEviction.multiGives(0, 3));
+  }
+
+  @Test
   void theRuleComparesFrequencyPlusBiasWithTheVictims() {
     assertTrue(FrequencyEviction.admits(0, 0, 0));
     assertTrue(FrequencyEviction.admits(4, 3, 0));
