@@ -66,8 +66,13 @@ final class FrequencyEviction {
   static final int MULTI_PROTECTION = 2;
   /** Admissions between two looks at the hit ratio for the window's climber: 16 keeps the stats snapshot rare. */
   static final int CLIMB_CHECK_INTERVAL = 16;
-  /** Requests per climber sample, per cached block: 10, the frequency sketch's history. */
-  static final int CLIMB_SAMPLE_PER_BLOCK = 10;
+  /**
+   * Requests per climber sample: 16,384 keeps the sampling noise of a hit ratio under half a point, and a cache of
+   * any size gets samples as often as a small one. A sample of 10 x the cached blocks (Caffeine's) left
+   * large caches at the lower bound for a whole trace in the simulator, and one of 1 x the blocks let small caches
+   * climb on noise.
+   */
+  static final int CLIMB_SAMPLE = 16_384;
 
   private final BucketAllocator allocator;
   private final BlockIndex index;
@@ -164,7 +169,7 @@ final class FrequencyEviction {
     }
     sinceClimbCheck = 0;
     CacheStats s = stats.snapshot(0, 0, NO_BLOCK_COUNTS);
-    climber.sample(s.hitCount(), s.requestCount(), CLIMB_SAMPLE_PER_BLOCK * index.size());
+    climber.sample(s.hitCount(), s.requestCount(), CLIMB_SAMPLE);
   }
 
   /** Blocks the window holds at its share of the cached blocks: 0 without a window, else at least 1. */

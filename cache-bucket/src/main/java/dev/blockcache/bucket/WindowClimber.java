@@ -10,8 +10,10 @@ package dev.blockcache.bucket;
  * and scans or loops that would flush an LRU (frequency). No share is right for every workload, or for one workload
  * all day, so the share moves with what it yields, as Caffeine's adaptive window does:
  * <ol>
- *   <li>A <b>sample</b> is at least {@code period} requests (the owner passes ten times the cached blocks, the
- *       frequency sketch's history, so that a sample sees the effect of the last step on the whole cache).</li>
+ *   <li>A <b>sample</b> is at least {@code period} requests (the owner passes a fixed count, enough that sampling
+ *       noise stays under the effect of a step; see {@code FrequencyEviction.CLIMB_SAMPLE}). The first
+ *       sample starts at the first call, which the owner makes once the cache is full: the hit ratio of a filling
+ *       cache rises whatever the share, and would read as a gain of the first step.</li>
  *   <li>After each sample the share moves by the <b>step</b>, in the same direction if the sample's hit ratio is at
  *       least the previous sample's, in the opposite one if it fell. The first sample moves it up: the window starts
  *       at its lower bound.</li>
@@ -42,6 +44,8 @@ final class WindowClimber {
   private double previousHitRatio;
   private long sampleStartHits;
   private long sampleStartRequests;
+  /** Whether the first sample has started. */
+  private boolean started;
 
   /**
    * A climber starting at {@code lower}.
@@ -64,12 +68,18 @@ final class WindowClimber {
   }
 
   /**
-   * Takes the cache's running totals of {@code hits} and {@code requests}; once {@code period} requests have passed
-   * since the last sample, ends the sample and moves the share.
+   * Takes the cache's running totals of {@code hits} and {@code requests}; the first call starts the first sample,
+   * and once {@code period} requests have passed since a sample started, it ends and the share moves.
    *
    * @return whether the share was reconsidered
    */
   boolean sample(long hits, long requests, long period) {
+    if (!started) {
+      started = true;
+      sampleStartHits = hits;
+      sampleStartRequests = requests;
+      return false;
+    }
     long n = requests - sampleStartRequests;
     if (n < Math.max(1, period)) {
       return false;

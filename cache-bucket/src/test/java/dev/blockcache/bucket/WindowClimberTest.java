@@ -21,6 +21,7 @@ class WindowClimberTest {
     double[] shares = new double[samples];
     long hits = 0;
     long requests = 0;
+    climber.sample(hits, requests, PERIOD); // starts the first sample
     for (int i = 0; i < samples; i++) {
       hits += Math.round(hitRatio.applyAsDouble(climber.share()) * PERIOD);
       requests += PERIOD;
@@ -57,6 +58,7 @@ class WindowClimberTest {
     WindowClimber climber = new WindowClimber(0.0, 0.9);
     long hits = 0;
     long requests = 0;
+    climber.sample(hits, requests, PERIOD);
     double[] ratios = {0.50, 0.52, 0.51}; // better, then worse
     double[] shares = new double[ratios.length];
     for (int i = 0; i < ratios.length; i++) {
@@ -71,11 +73,14 @@ class WindowClimberTest {
   }
 
   @Test
-  void waitsForAFullPeriodBeforeMoving() {
+  void theFirstSampleStartsAtTheFirstCallAndEachWaitsForAFullPeriod() {
     WindowClimber climber = new WindowClimber(0.01, 0.8);
-    assertFalse(climber.sample(PERIOD - 2, PERIOD - 1, PERIOD));
+    long fillHits = 1_000;
+    long fillRequests = 50_000; // the fill's requests: not part of any sample
+    assertFalse(climber.sample(fillHits, fillRequests, PERIOD), "the first call only starts a sample");
+    assertFalse(climber.sample(fillHits + PERIOD - 2, fillRequests + PERIOD - 1, PERIOD));
     assertEquals(0.01, climber.share(), 1e-9);
-    assertTrue(climber.sample(PERIOD - 1, PERIOD, PERIOD));
+    assertTrue(climber.sample(fillHits + PERIOD - 1, fillRequests + PERIOD, PERIOD));
     assertTrue(climber.share() > 0.01);
   }
 

@@ -91,7 +91,8 @@ import java.util.function.LongUnaryOperator;
  *
  * <p><b>Admission window (tinylfu policy).</b> The window is a bit of each entry ({@link IndexEntry#inWindow}), not a
  * structure of its own: an entry is put in with the bit set, a fourth CLOCK hand walks the entries that have it
- * ({@link #chooseWindowLeaver}), and {@link #leaveWindow} clears it. The segments count the entries that have it
+ * ({@link #chooseWindowLeaver}), and {@link #leaveWindow} clears it. A window entry is inserted referenced, so a new
+ * block stays about one revolution of that hand whatever its slot. The segments count the entries that have it
  * under their locks, so {@link #windowSize} stays exact whatever removes an entry (eviction, a file's removal, the
  * allocation fallback). Victim filters decide whether eviction may take window entries.
  *
@@ -316,7 +317,8 @@ public final class BlockIndex {
   }
 
   /**
-   * Inserts {@code entry} (unreferenced) if the key is absent.
+   * Inserts {@code entry} if the key is absent: unreferenced, or referenced if it is in the admission window (the
+   * window's hand then passes it once before it can leave).
    *
    * @return {@link IndexEntry#ABSENT} when inserted, else the existing entry, unchanged (also on a fingerprint
    *     collision with another key: see the class notes)

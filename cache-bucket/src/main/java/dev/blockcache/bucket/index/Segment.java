@@ -222,7 +222,10 @@ final class Segment {
     }
     int free = -slot - 1;
     table[2 * free] = fp;
-    table[2 * free + 1] = entry;
+    // A window entry starts referenced, so the window's hand passes it once before it can leave: about one
+    // revolution of that hand in the window, as a CLOCK gives an entry inserted behind its hand (a hash table keeps
+    // no insertion order, so a new entry may land just ahead of the hand).
+    table[2 * free + 1] = IndexEntry.inWindow(entry) ? entry | REF_BIT : entry;
     size++;
     int p = IndexEntry.priorityOrdinal(entry);
     countByPriority[p]++;

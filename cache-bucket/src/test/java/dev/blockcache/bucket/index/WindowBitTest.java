@@ -97,17 +97,34 @@ class WindowBitTest {
   }
 
   @Test
-  void readWindowEntriesGetASecondChanceBeforeTheyLeave() {
+  void aNewWindowEntryAndAReadOneGetASecondChanceBeforeTheyLeave() {
     BlockIndex index = new BlockIndex(100, new FrequencySketch(100));
-    int unread = 7;
     for (int i = 0; i < 20; i++) {
       index.putIfAbsent(BlockKey.of("f", i), IndexEntry.intoWindow(entry(i, 100, CachePriority.MULTI)));
-      if (i != unread) {
-        index.get(BlockKey.of("f", i)); // sets its reference bit
-      }
     }
     Victim leaver = new Victim();
+    // Every entry starts referenced: the hand clears all twenty bits before it lets one out.
     assertTrue(index.chooseWindowLeaver((fp, e) -> true, leaver));
-    assertEquals(index.peek(BlockKey.of("f", unread)), leaver.entry(), "the one unread window entry leaves first");
+    assertTrue(index.leaveWindow(leaver));
+    int first = (int) (IndexEntry.offset(leaver.entry()) / IndexEntry.OFFSET_UNIT);
+    int unread = first == 7 ? 8 : 7;
+    for (int i = 0; i < 20; i++) {
+      if (i != unread && i != first) {
+        index.get(BlockKey.of("f", i)); // sets its reference bit again
+      }
+    }
+    assertTrue(index.chooseWindowLeaver((fp, e) -> true, leaver));
+    assertEquals(index.peek(BlockKey.of("f", unread)), leaver.entry(), "the one unread window entry leaves next");
+  }
+
+  @Test
+  void aWindowEntryIsInsertedReferenced() {
+    BlockIndex index = new BlockIndex(100, new FrequencySketch(100));
+    index.putIfAbsent(BlockKey.of("f", 0), IndexEntry.intoWindow(entry(0, 100, CachePriority.SINGLE)));
+    index.putIfAbsent(BlockKey.of("f", 1), entry(1, 100, CachePriority.SINGLE));
+    Victim victim = new Victim();
+    // The hand's first visit clears the window entry's bit and passes it; the plain entry is a candidate at once.
+    assertTrue(index.chooseVictim(CachePriority.SINGLE, (fp, e) -> true, 2, victim));
+    assertEquals(entry(1, 100, CachePriority.SINGLE), victim.entry());
   }
 }
