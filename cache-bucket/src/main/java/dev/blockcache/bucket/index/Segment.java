@@ -48,8 +48,9 @@ final class Segment {
   static final int MAX_LOAD_DENOMINATOR = 5;
   /**
    * Growth factor 5/4: after a resize the load is 0.64, so a growing table costs 16 / 0.8 to 16 / 0.64, i.e. 20 to
-   * 25 B/entry. Any capacity works (see the home function), and a resize copies only its own segment, so the extra
-   * resizes of a smaller factor (four moves per insert amortised instead of two) stay cheap.
+   * 25 B/entry. Any capacity works (see the home function). The price is more resizes while a segment grows (four
+   * moves per insert amortised instead of two): an index that is cleared and refilled pays them again each time;
+   * a full cache, whose segments keep their size, does not resize.
    */
   static final int GROWTH_NUMERATOR = 5;
   static final int GROWTH_DENOMINATOR = 4;
