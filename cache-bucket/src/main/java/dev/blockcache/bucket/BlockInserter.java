@@ -21,8 +21,9 @@ import java.util.function.BooleanSupplier;
  * <h2>Steps</h2>
  * <ol>
  *   <li><b>Refusal.</b> A closed cache or one disabled by IO errors, a key whose file name does not fit the slot
- *       header, a block larger than the largest item, or a key already in a slot (an access for the policy, as a get
- *       is) ends the call; so does the {@link Admission}'s decision.</li>
+ *       header, a block larger than the largest item or than an index entry records (16 MiB - 1 with its header),
+ *       or a key already in a slot (an access for the policy, as a get is) ends the call; so does the
+ *       {@link Admission}'s decision.</li>
  *   <li><b>Copy.</b> Where the block goes is the {@link CopyPath}: into a slot on the caller's thread
  *       ({@link InlineWriter}), or to the heap (or, for {@code handOver}, the caller's buffer itself) in the
  *       {@link RamCache} and the queue of its writer in the {@link WriterPipeline}.</li>
@@ -39,7 +40,7 @@ import java.util.function.BooleanSupplier;
 final class BlockInserter {
   private final BooleanSupplier closed;
   private final IoErrorTolerance ioErrors;
-  /** Stored bytes (header and block) of the largest item the allocator has a size class for. */
+  /** Most stored bytes (header and block) of a block: the largest item, at most what an index entry records. */
   private final long maxItemSize;
   private final BlockIndex index;
   /** Whether a block not yet cached may enter (the eviction policy's admission and the write budget). */

@@ -211,7 +211,7 @@ public final class BucketCache implements BlockCache {
     this.copies = copies;
     InlineWriter inline = copies == CopyPath.QUEUED ? null
         : new InlineWriter(slots, reclaimer, allocator, index, counters, faults);
-    this.inserter = new BlockInserter(() -> closed, ioErrors, allocator.maxItemSize(), index, admission, copies,
+    this.inserter = new BlockInserter(() -> closed, ioErrors, largestStored(allocator), index, admission, copies,
         inline, ramCache, pipeline, this::fail);
     this.persistence = BucketPersistence.create(config, engine, allocator, index, counters, clockMs);
   }
@@ -302,7 +302,15 @@ public final class BucketCache implements BlockCache {
   /** Whether a block of {@code blockLength} bytes under {@code key} would get a slot now, evicting nothing. */
   public boolean hasRoomFor(BlockKey key, int blockLength) {
     long stored = (long) BlockHeader.headerLength(key) + Math.max(1, blockLength);
-    return stored <= allocator.maxItemSize() && allocator.hasRoomFor((int) stored);
+    return stored <= largestStored(allocator) && allocator.hasRoomFor((int) stored);
+  }
+
+  /**
+   * The most bytes (header and block) one slot stores: the largest item, and at most what an index entry records
+   * ({@link IndexEntry#MAX_LENGTH}, 16 MiB - 1); a larger block is refused as {@link CacheResult#TOO_LARGE}.
+   */
+  private static int largestStored(BucketAllocator allocator) {
+    return Math.min(allocator.maxItemSize(), IndexEntry.MAX_LENGTH);
   }
 
   @Override

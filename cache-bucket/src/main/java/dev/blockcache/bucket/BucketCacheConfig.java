@@ -50,13 +50,23 @@ public final class BucketCacheConfig {
    */
   public static final String MAX_WRITE_RATE = "hbase.bucketcache.admission.max.write.rate";
   /**
-   * New key: under tinylfu, the share of the cached blocks kept in the admission window (admitted without a frequency
-   * test, judged when they leave it; see {@link AdmissionWindow}); 0 judges every block on arrival.
+   * New key: under tinylfu, the smallest share of the cached blocks kept in the admission window (admitted without a
+   * frequency test, judged when they leave it; see {@link FrequencyEviction}), where the window starts; 0 turns the
+   * window off and judges every block on arrival.
    */
   public static final String ADMISSION_WINDOW = "hbase.bucketcache.admission.window.factor";
   public static final float DEFAULT_ADMISSION_WINDOW = 0.01f;
-  /** Largest window share: half the cache; its bookkeeping costs up to ~44 B per window block. */
-  public static final float MAX_ADMISSION_WINDOW = 0.5f;
+  /**
+   * New key: under tinylfu, the largest share of the cached blocks the admission window climbs to
+   * ({@link WindowClimber}); equal to {@value #ADMISSION_WINDOW} fixes the window's share.
+   */
+  public static final String ADMISSION_WINDOW_MAX = "hbase.bucketcache.admission.window.max.factor";
+  public static final float DEFAULT_ADMISSION_WINDOW_MAX = 0.8f;
+  /**
+   * Largest window share either key accepts: 0.9 keeps a tenth of the cache for the blocks that won the frequency
+   * test. The window is a bit of each index entry, so its share costs no heap.
+   */
+  public static final float MAX_ADMISSION_WINDOW = 0.9f;
   /** New key: open {@code file:}/{@code files:} engines with O_DIRECT (4096-byte aligned IO, no page cache). */
   public static final String FILE_DIRECT_IO = "hbase.bucketcache.file.directio";
   /** New key: verify each block's CRC32C when it is read from a file engine (memory engines never check it). */
@@ -118,6 +128,7 @@ public final class BucketCacheConfig {
   private final L2Policy evictionPolicy;
   private final long maxWriteRate;
   private final float admissionWindow;
+  private final float admissionWindowMax;
 
   private BucketCacheConfig(Builder b) {
     if (b.ioEngine == null || b.ioEngine.isBlank()) {
@@ -174,6 +185,11 @@ public final class BucketCacheConfig {
       throw new ConfigException(ADMISSION_WINDOW, b.admissionWindow, "a share in [0, " + MAX_ADMISSION_WINDOW + "]");
     }
     this.admissionWindow = b.admissionWindow;
+    if (!(b.admissionWindowMax >= admissionWindow && b.admissionWindowMax <= MAX_ADMISSION_WINDOW)) {
+      throw new ConfigException(ADMISSION_WINDOW_MAX, b.admissionWindowMax, "a share in [" + admissionWindow + ", "
+          + MAX_ADMISSION_WINDOW + "]: at least " + ADMISSION_WINDOW + " (" + admissionWindow + ")");
+    }
+    this.admissionWindowMax = b.admissionWindowMax;
   }
 
   private static int[] checkBucketSizes(int[] sizes) {
@@ -216,7 +232,8 @@ public final class BucketCacheConfig {
         .persistIntervalMs(persistIntervalMs)
         .evictionPolicy(evictionPolicy)
         .maxWriteRate(maxWriteRate)
-        .admissionWindow(admissionWindow);
+        .admissionWindow(admissionWindow)
+        .admissionWindowMax(admissionWindowMax);
   }
 
   public String ioEngine() {
@@ -320,9 +337,14 @@ public final class BucketCacheConfig {
     return maxWriteRate;
   }
 
-  /** The admission window's share of the cached blocks ({@value #ADMISSION_WINDOW}); 0 for none. */
+  /** The admission window's smallest share of the cached blocks ({@value #ADMISSION_WINDOW}); 0 for none. */
   public float admissionWindow() {
     return admissionWindow;
+  }
+
+  /** The admission window's largest share of the cached blocks ({@value #ADMISSION_WINDOW_MAX}). */
+  public float admissionWindowMax() {
+    return admissionWindowMax;
   }
 
   public long persistIntervalMs() {
@@ -357,6 +379,7 @@ public final class BucketCacheConfig {
     private L2Policy evictionPolicy = L2Policy.TINYLFU;
     private long maxWriteRate;
     private float admissionWindow = DEFAULT_ADMISSION_WINDOW;
+    private float admissionWindowMax = DEFAULT_ADMISSION_WINDOW_MAX;
 
     private Builder(String ioEngine, long capacity) {
       this.ioEngine = ioEngine;
@@ -463,9 +486,18 @@ public final class BucketCacheConfig {
       return this;
     }
 
-    /** A share of the cached blocks in [0, {@value BucketCacheConfig#MAX_ADMISSION_WINDOW}]; 0 for no window. */
+    /**
+     * The window's smallest share of the cached blocks, in [0, {@value BucketCacheConfig#MAX_ADMISSION_WINDOW}];
+     * 0 for no window.
+     */
     public Builder admissionWindow(float share) {
       this.admissionWindow = share;
+      return this;
+    }
+
+    /** The window's largest share, in [{@link #admissionWindow}, {@value BucketCacheConfig#MAX_ADMISSION_WINDOW}]. */
+    public Builder admissionWindowMax(float share) {
+      this.admissionWindowMax = share;
       return this;
     }
 

@@ -71,6 +71,8 @@ public final class BucketCacheReader {
         .maxWriteRate(v.text(BucketCacheConfig.MAX_WRITE_RATE) == null
             || v.text(BucketCacheConfig.MAX_WRITE_RATE).trim().equals("0") ? 0 : v.bytes(BucketCacheConfig.MAX_WRITE_RATE))
         .admissionWindow(v.fraction(BucketCacheConfig.ADMISSION_WINDOW, BucketCacheConfig.DEFAULT_ADMISSION_WINDOW))
+        .admissionWindowMax(v.fraction(BucketCacheConfig.ADMISSION_WINDOW_MAX,
+            BucketCacheConfig.DEFAULT_ADMISSION_WINDOW_MAX))
         .build();
   }
 }

@@ -1,12 +1,15 @@
 package dev.blockcache.bucket;
 
+import dev.blockcache.api.BlockCategory;
 import dev.blockcache.api.CachePriority;
+import dev.blockcache.api.CacheStats;
 import dev.blockcache.bucket.alloc.BucketAllocator;
 import dev.blockcache.bucket.index.BlockIndex;
 import dev.blockcache.bucket.index.EntrySink;
 import dev.blockcache.bucket.index.IndexEntry;
 import dev.blockcache.bucket.index.Victim;
 import dev.blockcache.bucket.index.VictimFilter;
+import dev.blockcache.stats.StatsRecorder;
 
 /**
  * The decisions of {@code hbase.bucketcache.eviction.policy=tinylfu}: which block a new one displaces, and whether
@@ -16,27 +19,34 @@ import dev.blockcache.bucket.index.VictimFilter;
  * <ul>
  *   <li><b>Which priority gives.</b> If the one furthest above its share ({@code single/multi/memory.factor}) of
  *       the cached bytes is memory, memory; otherwise the colder of a single and a multi candidate (shares alone
- *       evicted frequently read single blocks while colder multi blocks stayed). If neither has a candidate, the
- *       priorities in share order; a priority that holds no block of the needed size class is skipped. With
- *       {@code memory.factor} 1, in-memory blocks give last, as in HBase.</li>
+ *       evicted frequently read single blocks while colder multi blocks stayed), where a multi candidate counts as
+ *       colder only if its estimated frequency is lower by more than {@value #MULTI_PROTECTION}: a block read twice
+ *       has shown it is reused, and a sketch estimate that is a little lower is within the sketch's noise and aging.
+ *       If neither has a candidate, the priorities in share order; a priority that holds no block of the needed size
+ *       class is skipped. With {@code memory.factor} 1, in-memory blocks give last, as in HBase.</li>
  *   <li><b>Which block.</b> Within the priority, from its CLOCK hand: a block read since the hand last passed it keeps
- *       its place (recency), and of the next {@value #SAMPLE} unread blocks of the size class the one with the lowest
- *       estimated frequency goes (frequency; the sketch ages, so old popularity fades). The victim must be of the
- *       new block's size class: only an item of that class makes room for it.</li>
- *   <li><b>Admission (W-TinyLFU).</b> When the size class has no free item, a new block enters the admission
- *       window ({@link AdmissionWindow}, {@code admission.window.factor} of the cached blocks) without a test: a
- *       block read again soon after its first miss is then a hit, as under LRU. Eviction's victim choice skips
- *       window blocks. When the window is at its share, its oldest block of the new block's size class leaves it
- *       and is judged: it stays if its estimated frequency (plus the bias) beats the main victim's, which then goes;
- *       otherwise it goes itself. Older window blocks of other classes leave unjudged (their eviction would not make
- *       room). Below its share, the window grows into the main victim's item.</li>
+ *       its place (recency), and of the next {@value #SAMPLE} unread blocks of the size class outside the admission
+ *       window the one with the lowest estimated frequency goes (frequency; the sketch ages, so old popularity
+ *       fades). The victim must be of the new block's size class: only an item of that class makes room for it.</li>
+ *   <li><b>Admission (W-TinyLFU).</b> A block admitted into a full size class enters the admission window without a
+ *       test: its index entry carries the window bit ({@link IndexEntry#inWindow}; {@link SpaceReclaimer#entry} sets
+ *       it), so a block read again soon after its first miss is then a hit, as under LRU. Eviction's victim choice
+ *       skips window blocks. When the window is at its share, the block the window's CLOCK hand lets out
+ *       ({@link BlockIndex#chooseWindowLeaver}: roughly the least recently read) leaves it; if it is of the new
+ *       block's size class it is judged: it stays if its estimated frequency (plus the bias) beats the main
+ *       victim's, which then goes; otherwise it goes itself. A leaving block of another class stays unjudged (its
+ *       eviction would not make room). Below its share, the window grows into the main victim's item; above it (the
+ *       share was lowered), up to {@value #SAMPLE} more blocks leave it unjudged per admission.</li>
+ *   <li><b>The window's share</b> is hill-climbed by {@link WindowClimber} between {@code admission.window.factor}
+ *       and {@code admission.window.max.factor}, by the hit ratio of the cache's requests.</li>
  *   <li><b>Admission without a window</b> ({@code admission.window.factor} 0): the new block is judged on arrival
  *       the same way and enters only if it wins.</li>
  * </ul>
  * The rule ({@link #admits}): a block displaces a victim if the victim's frequency is 0 (nothing says it will be
  * read again) or its own frequency plus the bias exceeds the victim's. One block out per block in: the cache stays
  * full and never evicts in bursts. A loop or scan over more blocks than fit keeps its first blocks instead of
- * flushing the cache.
+ * flushing the cache. A block leaving the window is judged whatever its priority, so an in-memory block that was not
+ * read while in the window can lose the test.
  *
  * <p>Thread-safety: not thread-safe; {@link SpaceReclaimer} calls it under its own lock.
  */
@@ -49,45 +59,72 @@ final class FrequencyEviction {
    * place in the simulator (biases 0 to -4 and a hill-climbed bias were tried; see docs/benchmarks.md).
    */
   static final int BIAS = -1;
+  /**
+   * How much colder (in sketch counts) a multi candidate must be than the single one to be the victim: more than 2.
+   * Multi blocks were read at least twice; the simulator's multi-workload traces kept them better with this margin.
+   */
+  static final int MULTI_PROTECTION = 2;
+  /** Admissions between two looks at the hit ratio for the window's climber: 16 keeps the stats snapshot rare. */
+  static final int CLIMB_CHECK_INTERVAL = 16;
+  /**
+   * Requests per climber sample: 16,384 keeps the sampling noise of a hit ratio under half a point, and a cache of
+   * any size gets samples as often as a small one. A sample of 10 x the cached blocks (Caffeine's) left
+   * large caches at the lower bound for a whole trace in the simulator, and one of 1 x the blocks let small caches
+   * climb on noise.
+   */
+  static final int CLIMB_SAMPLE = 16_384;
 
-  private final BucketCacheConfig config;
   private final BucketAllocator allocator;
   private final BlockIndex index;
   private final EntrySink evicted;
+  private final StatsRecorder stats;
+  private final PriorityShares shares;
   /** The chosen victim; {@link #other} is the runner-up's scratch (the two swap when the runner-up is colder). */
   private Victim victim = new Victim();
   private Victim other = new Victim();
-  private final AdmissionWindow window = new AdmissionWindow();
+  /** The block leaving the admission window. */
+  private final Victim leaver = new Victim();
+  /** The window's share, or null without a window. */
+  private final WindowClimber climber;
+  private int sinceClimbCheck;
   /** One filter per size class, made once: "the entry's block is of this class and not in the window". */
   private final VictimFilter[] inMainOfClass;
-  private final CachePriority[] order = new CachePriority[CachePriority.COUNT];
-  private final long[] overflow = new long[CachePriority.COUNT];
+  private static final VictimFilter ANY = (fingerprint, entry) -> true;
+  private static final long[] NO_BLOCK_COUNTS = new long[BlockCategory.COUNT];
 
-  FrequencyEviction(BucketCacheConfig config, BucketAllocator allocator, BlockIndex index, EntrySink evicted) {
-    this.config = config;
+  FrequencyEviction(BucketCacheConfig config, BucketAllocator allocator, BlockIndex index, EntrySink evicted,
+      StatsRecorder stats) {
     this.allocator = allocator;
     this.index = index;
     this.evicted = evicted;
+    this.stats = stats;
+    this.shares = new PriorityShares(config, index);
+    this.climber = config.admissionWindow() == 0 ? null
+        : new WindowClimber(config.admissionWindow(), config.admissionWindowMax());
     this.inMainOfClass = new VictimFilter[allocator.sizeClassCount()];
     for (int c = 0; c < inMainOfClass.length; c++) {
       int sizeClass = c;
-      inMainOfClass[c] = (fingerprint, entry) -> allocator.sizeClassOf(IndexEntry.length(entry)) == sizeClass
-          && !window.contains(fingerprint);
+      inMainOfClass[c] = (fingerprint, entry) -> !IndexEntry.inWindow(entry)
+          && allocator.sizeClassOf(IndexEntry.length(entry)) == sizeClass;
     }
   }
 
+  /** Whether blocks admitted into a full cache enter an admission window. */
+  boolean hasWindow() {
+    return climber != null;
+  }
+
   /**
-   * Decides whether a block of {@code length} stored bytes, whose key the index stores under ({@code segment},
-   * {@code fingerprint}) and has {@code frequency}, enters a cache whose size class for it is full, and makes room for
-   * it: with a window, the block enters it and the window's leaving block or the main victim is evicted; without one,
-   * the block is judged against the main victim, which it displaces if it wins.
+   * Decides whether a block of {@code length} stored bytes, whose key has {@code frequency}, enters a cache whose size
+   * class for it is full, and makes room for it: with a window, the block will enter it and the window's leaving
+   * block or the main victim is evicted; without one, the block is judged against the main victim, which it displaces
+   * if it wins.
    *
    * @return true to admit (an item was freed, or none of the class could be and the allocation must find room
    *     otherwise), false to decline
    */
-  boolean admit(int segment, long fingerprint, int frequency, int length) {
-    long target = windowTarget();
-    if (target == 0) {
+  boolean admit(int frequency, int length) {
+    if (climber == null) {
       if (!chooseVictim(length)) {
         return true;
       }
@@ -97,43 +134,47 @@ final class FrequencyEviction {
       index.removeVictim(victim, evicted);
       return true;
     }
+    climb();
+    long target = windowTarget();
     int sizeClass = allocator.sizeClassOf(length);
     boolean freed = false;
-    while (!freed && window.size() >= target) {
-      long leaving = window.oldestFingerprint();
-      int leavingSegment = window.oldestSegment();
-      window.removeOldest();
-      long entry = index.peek(leavingSegment, leaving);
-      if (entry != IndexEntry.ABSENT && allocator.sizeClassOf(IndexEntry.length(entry)) == sizeClass) {
-        freed = true;
-        if (chooseVictim(length) && admits(index.sketch().frequency(leaving), victim.frequency(), BIAS)) {
-          index.removeVictim(victim, evicted);
-        } else {
-          index.remove(leavingSegment, leaving, entry, evicted);
-        }
+    for (int n = 0; !freed && n < SAMPLE && index.windowSize() >= target && index.chooseWindowLeaver(ANY, leaver);
+        n++) {
+      if (allocator.sizeClassOf(IndexEntry.length(leaver.entry())) != sizeClass) {
+        index.leaveWindow(leaver); // its eviction would not make room: it stays, unjudged
+        continue;
+      }
+      freed = true;
+      if (chooseVictim(length) && admits(leaver.frequency(), victim.frequency(), BIAS)) {
+        index.removeVictim(victim, evicted);
+        index.leaveWindow(leaver);
+      } else {
+        index.removeVictim(leaver, evicted);
       }
     }
     if (!freed && chooseVictim(length)) {
       index.removeVictim(victim, evicted); // the window is below its share: it grows into the main victim's item
     }
-    window.add(fingerprint, segment);
+    // The new block is about to enter: a window above its share (the climber lowered it) lets the surplus out.
+    for (int n = 0; n < SAMPLE && index.windowSize() >= target && index.chooseWindowLeaver(ANY, leaver); n++) {
+      index.leaveWindow(leaver);
+    }
     return true;
+  }
+
+  /** Gives the climber the cache's hit ratio every {@value #CLIMB_CHECK_INTERVAL} admissions. */
+  private void climb() {
+    if (++sinceClimbCheck < CLIMB_CHECK_INTERVAL) {
+      return;
+    }
+    sinceClimbCheck = 0;
+    CacheStats s = stats.snapshot(0, 0, NO_BLOCK_COUNTS);
+    climber.sample(s.hitCount(), s.requestCount(), CLIMB_SAMPLE);
   }
 
   /** Blocks the window holds at its share of the cached blocks: 0 without a window, else at least 1. */
   private long windowTarget() {
-    float share = config.admissionWindow();
-    return share == 0 ? 0 : Math.max(1, (long) (share * index.size()));
-  }
-
-  /** Blocks in the admission window (including any the index has since dropped). */
-  int windowSize() {
-    return window.size();
-  }
-
-  /** Estimated heap of the admission window's bookkeeping. */
-  long windowHeapBytes() {
-    return window.heapBytes();
+    return climber == null ? 0 : Math.max(1, (long) (climber.share() * index.size()));
   }
 
   /**
@@ -142,6 +183,14 @@ final class FrequencyEviction {
    */
   static boolean admits(int frequency, int victimFrequency, int bias) {
     return victimFrequency == 0 || frequency + bias > victimFrequency;
+  }
+
+  /**
+   * Whether a multi candidate of {@code multiFrequency} is the victim rather than a single candidate of
+   * {@code singleFrequency}: only if colder by more than {@value #MULTI_PROTECTION}.
+   */
+  static boolean multiGives(int multiFrequency, int singleFrequency) {
+    return multiFrequency + MULTI_PROTECTION < singleFrequency;
   }
 
   /**
@@ -155,10 +204,11 @@ final class FrequencyEviction {
   /** The victim for a block of {@code length}, in {@link #victim}; false if the cache holds no block of its class. */
   private boolean chooseVictim(int length) {
     VictimFilter accept = inMainOfClass[allocator.sizeClassOf(length)];
-    if (priorityOrder()[0] != CachePriority.MEMORY) {
+    CachePriority[] order = shares.order();
+    if (order[0] != CachePriority.MEMORY) {
       boolean single = index.chooseVictim(CachePriority.SINGLE, accept, SAMPLE, victim);
       boolean multi = index.chooseVictim(CachePriority.MULTI, accept, SAMPLE, other);
-      if (multi && (!single || other.frequency() < victim.frequency())) {
+      if (multi && (!single || multiGives(other.frequency(), victim.frequency()))) {
         Victim colder = other;
         other = victim;
         victim = colder;
@@ -167,40 +217,11 @@ final class FrequencyEviction {
         return true;
       }
     }
-    for (CachePriority p : priorityOrder()) {
+    for (CachePriority p : order) {
       if (index.chooseVictim(p, accept, SAMPLE, victim)) {
         return true;
       }
     }
     return false;
-  }
-
-  /** Priorities from the one furthest above its share of the cached bytes to the one furthest below. */
-  private CachePriority[] priorityOrder() {
-    float[] shares = {config.singleFactor(), config.multiFactor(), config.memoryFactor()};
-    boolean protectMemory = config.memoryFactor() >= 1f;
-    long total = 0;
-    for (CachePriority p : CachePriority.values()) {
-      total += index.bytes(p);
-    }
-    for (CachePriority p : CachePriority.values()) {
-      int i = p.ordinal();
-      overflow[i] = index.bytes(p) - (long) (shares[i] * total);
-      if (protectMemory && p == CachePriority.MEMORY) {
-        overflow[i] = Long.MIN_VALUE;
-      }
-      order[i] = p;
-    }
-    // Three elements: an insertion sort, descending by overflow, ties in ordinal order (single first).
-    for (int i = 1; i < order.length; i++) {
-      CachePriority p = order[i];
-      int j = i - 1;
-      while (j >= 0 && overflow[order[j].ordinal()] < overflow[p.ordinal()]) {
-        order[j + 1] = order[j];
-        j--;
-      }
-      order[j + 1] = p;
-    }
-    return order;
   }
 }

@@ -98,7 +98,7 @@ final class InlineWriter {
     } catch (RuntimeException e) {
       return dropped(offset, stored, e); // memory engines have no device: e.g. the engine closed under this write
     }
-    long entry = IndexEntry.pack(offset, stored, options.priority(), options.category());
+    long entry = reclaimer.entry(offset, stored, options.priority(), options.category());
     if (index.putIfAbsent(key, entry) != IndexEntry.ABSENT) {
       slots.free(offset, stored);
       return CacheResult.ALREADY_CACHED;

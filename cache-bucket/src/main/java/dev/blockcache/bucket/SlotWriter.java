@@ -116,7 +116,7 @@ final class SlotWriter implements BlockWriter {
       slots.free(offset, stored);
       return;
     }
-    long entry = IndexEntry.pack(offset, stored, w.priority(), w.block().category());
+    long entry = reclaimer.entry(offset, stored, w.priority(), w.block().category());
     if (!w.publishIn(index, entry)) {
       ramCache.remove(w);
       slots.free(offset, stored);

@@ -1,5 +1,6 @@
 package dev.blockcache.bucket;
 
+import dev.blockcache.api.BlockCategory;
 import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.CachePriority;
 import dev.blockcache.bucket.alloc.BucketAllocator;
@@ -17,7 +18,7 @@ import java.util.function.LongPredicate;
  *
  * <h2>tinylfu (the default)</h2>
  * Admission and eviction by {@link FrequencyEviction}: {@link #admit} lets a block into a full size class through the
- * admission window (or, without one, only if it is estimated to be used more often than the block it displaces) and
+ * admission window (whose bit {@link #entry} sets) (or, without one, only if it is estimated to be used more often than the block it displaces) and
  * evicts one block for it; an allocation that
  * still finds no item (blocks admitted while others were queued, slots pinned by readers) evicts one chosen block at
  * a time, up to {@value #MAX_VICTIMS_PER_ALLOCATION}, then falls back to the bucket pass below. The cache thus stays
@@ -78,7 +79,7 @@ final class SpaceReclaimer {
     if (tinyLfu && index.sketch() == null) {
       throw new IllegalArgumentException("the tinylfu policy needs an index built with a frequency sketch");
     }
-    this.frequency = tinyLfu ? new FrequencyEviction(config, allocator, index, evicted) : null;
+    this.frequency = tinyLfu ? new FrequencyEviction(config, allocator, index, evicted, stats) : null;
   }
 
   /** The sketch an index for {@code config} counts accesses in: one under tinylfu, null under hbase. */
@@ -114,7 +115,18 @@ final class SpaceReclaimer {
       return true;
     }
     stats.evictionRun();
-    return frequency.admit(index.segmentIndex(key), BlockIndex.fingerprint(key), index.frequency(key), stored);
+    return frequency.admit(index.frequency(key), stored);
+  }
+
+  /**
+   * The index entry for a block of {@code stored} bytes just written at {@code offset}. Under tinylfu with a window,
+   * a block that took the last free item of its size class (the class is full: the block was admitted by the
+   * window's rule, or is the one that filled it) enters the admission window; every other block enters outside it.
+   */
+  long entry(long offset, int stored, CachePriority priority, BlockCategory category) {
+    long entry = IndexEntry.pack(offset, stored, priority, category);
+    return frequency != null && frequency.hasWindow() && !allocator.hasRoomFor(stored)
+        ? IndexEntry.intoWindow(entry) : entry;
   }
 
   /**

@@ -80,7 +80,7 @@ public final class ConfigKeys {
       new Key(BucketCacheConfig.CHECKSUM_VERIFY, "true",
           "new: verify each block's CRC32C on reads from file engines; a mismatch is a miss and evicts the block"),
       new Key(BucketCacheConfig.EVICTION_POLICY, "tinylfu",
-          "new: L2 admission and eviction: tinylfu (a new block enters a full cache through a small admission window"
+          "new: L2 admission and eviction: tinylfu (a new block enters a full cache through an admission window"
               + " and stays when it leaves it only if used more often than the block it would displace; eviction by"
               + " frequency within the priorities; the cache stays full) or hbase (HBase's BucketCache: admit all,"
               + " free down to minfactor when full)"),
@@ -88,9 +88,14 @@ public final class ConfigKeys {
           "new: most bytes per second the L2 writes (header and block; k, m, g suffixes), enforced at admission;"
               + " 0 = no bound. Refused blocks are counted as not admitted (over the write budget)"),
       new Key(BucketCacheConfig.ADMISSION_WINDOW, "0.01",
-          "new: tinylfu only: share of the cached blocks in the admission window, in [0, 0.5]; a new block enters"
-              + " the window without a frequency test and stays when it leaves only if used more often than the"
-              + " block it would displace; 0 = every block is judged on arrival"));
+          "new: tinylfu only: smallest share of the cached blocks in the admission window, in [0, 0.9], and the share"
+              + " it starts at; a new block enters the window without a frequency test and stays when it leaves only"
+              + " if used more often than the block it would displace; 0 = no window: every block is judged on"
+              + " arrival"),
+      new Key(BucketCacheConfig.ADMISSION_WINDOW_MAX, "0.8",
+          "new: tinylfu only: largest share of the cached blocks in the admission window, in [0, 0.9] and at least"
+              + " hbase.bucketcache.admission.window.factor; the share is hill-climbed between the two by the hit"
+              + " ratio (set both equal to fix it)"));
 
   /** HBase keys that are the storage engine's caching policy, not the cache's: reported, never applied here. */
   public static final List<String> STORAGE_ENGINE_KEYS = List.of(

@@ -65,6 +65,24 @@ class BucketCacheConfigTest {
     rejects(BucketCacheConfig.MEMORY_FACTOR, "2.0", b -> b.priorityFactors(0f, 0f, 2f));
     rejects(BucketCacheConfig.SINGLE_FACTOR + " + " + BucketCacheConfig.MULTI_FACTOR + " + "
         + BucketCacheConfig.MEMORY_FACTOR, "0.9", b -> b.priorityFactors(0.3f, 0.3f, 0.3f));
+    rejects(BucketCacheConfig.ADMISSION_WINDOW, "0.95", b -> b.admissionWindow(0.95f));
+    rejects(BucketCacheConfig.ADMISSION_WINDOW, "-0.1", b -> b.admissionWindow(-0.1f));
+    rejects(BucketCacheConfig.ADMISSION_WINDOW_MAX, "0.95", b -> b.admissionWindowMax(0.95f));
+    rejects(BucketCacheConfig.ADMISSION_WINDOW_MAX, "NaN", b -> b.admissionWindowMax(Float.NaN));
+  }
+
+  @Test
+  void theWindowRangeDefaultsToOnePercentToEightyAndItsTopCannotBeBelowItsBottom() {
+    BucketCacheConfig c = BucketCacheConfig.builder("offheap", 64 * MB).build();
+    assertEquals(0.01f, c.admissionWindow());
+    assertEquals(0.8f, c.admissionWindowMax());
+    ConfigException e = assertThrows(ConfigException.class,
+        () -> BucketCacheConfig.builder("offheap", 64 * MB).admissionWindow(0.5f).admissionWindowMax(0.4f).build());
+    assertEquals(BucketCacheConfig.ADMISSION_WINDOW_MAX, e.key());
+    assertTrue(e.getMessage().contains("0.4") && e.getMessage().contains(BucketCacheConfig.ADMISSION_WINDOW)
+        && e.getMessage().contains("0.9"), e.getMessage());
+    assertEquals(0.3f, BucketCacheConfig.builder("offheap", 64 * MB).admissionWindow(0.3f).admissionWindowMax(0.3f)
+        .build().admissionWindowMax(), "equal bounds fix the share");
   }
 
   @Test
@@ -81,7 +99,7 @@ class BucketCacheConfigTest {
         .writerQueueLength(7).queueAdditionWaitTimeMs(9).acceptFactor(0.9f).minFactor(0.8f).extraFreeFactor(0.2f)
         .priorityFactors(0.5f, 0.25f, 0.25f).copyOnRead(true).fileDirectIo(true).checksumVerify(false)
         .ioErrorsToleratedMs(11).persistentPath("/p").persistIntervalMs(13).evictionPolicy(L2Policy.HBASE)
-        .maxWriteRate(17).build();
+        .maxWriteRate(17).admissionWindow(0.05f).admissionWindowMax(0.6f).build();
     BucketCacheConfig copy = c.toBuilder().build();
     assertEquals(describe(c), describe(copy));
     assertEquals(32 * MB, c.toBuilder().capacity(32 * MB).build().capacity());
@@ -94,7 +112,7 @@ class BucketCacheConfigTest {
         "" + c.minFactor(), "" + c.extraFreeFactor(), "" + c.singleFactor(), "" + c.multiFactor(),
         "" + c.memoryFactor(), "" + c.copyOnRead(), "" + c.writerInline(), "" + c.fileDirectIo(),
         "" + c.checksumVerify(), "" + c.ioErrorsToleratedMs(), c.persistentPath(), "" + c.persistIntervalMs(),
-        "" + c.evictionPolicy(), "" + c.maxWriteRate());
+        "" + c.evictionPolicy(), "" + c.maxWriteRate(), "" + c.admissionWindow(), "" + c.admissionWindowMax());
   }
 
   @Test

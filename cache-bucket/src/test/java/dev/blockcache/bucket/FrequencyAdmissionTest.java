@@ -101,32 +101,56 @@ class FrequencyAdmissionTest {
     }
   }
 
-  @Test
-  void theVictimIsTheColderOfASingleAndAMultiCandidateNotThePriorityOverItsShare() {
+  /**
+   * Fills the cache with half single blocks (missed {@code singleReads} times, then cached and never read) and half
+   * multi blocks (frequency 2: a miss and a hit), admits a newcomer read 8 times, and returns how many single and
+   * multi blocks are left.
+   */
+  private static int[] singlesAndMultisLeftAfterANewcomer(int singleReads) {
     try (BucketCache cache = cache(L2Policy.TINYLFU)) {
       int half = SLOTS / 2;
       for (int i = 0; i < half; i++) {
         BlockKey single = BlockKey.of("single", i);
-        read(cache, single, 5); // five misses, then cached and never read: SINGLE, frequency 5
+        read(cache, single, singleReads);
         assertEquals(CacheResult.CACHED, put(cache, single));
         BlockKey multi = BlockKey.of("multi", i);
         read(cache, multi, 1);
         assertEquals(CacheResult.CACHED, put(cache, multi));
-        read(cache, multi, 1); // a hit: MULTI, frequency 2
+        read(cache, multi, 1);
       }
-      // Single blocks hold half the bytes, twice their 25% share: by shares alone a single block would go.
       BlockKey newcomer = BlockKey.of("new", 0);
       read(cache, newcomer, 8);
       assertEquals(CacheResult.CACHED, put(cache, newcomer));
-      int singles = 0;
-      int multis = 0;
+      int[] left = new int[2];
       for (int i = 0; i < half; i++) {
-        singles += cache.index().peek(BlockKey.of("single", i)) != IndexEntry.ABSENT ? 1 : 0;
-        multis += cache.index().peek(BlockKey.of("multi", i)) != IndexEntry.ABSENT ? 1 : 0;
+        left[0] += cache.index().peek(BlockKey.of("single", i)) != IndexEntry.ABSENT ? 1 : 0;
+        left[1] += cache.index().peek(BlockKey.of("multi", i)) != IndexEntry.ABSENT ? 1 : 0;
       }
-      assertEquals(half, singles, "no single block (frequency 5) went");
-      assertEquals(half - 1, multis, "a multi block (frequency 2) made room");
+      return left;
     }
+  }
+
+  @Test
+  void theVictimIsTheColderOfASingleAndAMultiCandidateNotThePriorityOverItsShare() {
+    // Single blocks hold half the bytes, twice their 25% share: by shares alone a single block would go.
+    int[] left = singlesAndMultisLeftAfterANewcomer(5);
+    assertEquals(SLOTS / 2, left[0], "no single block (frequency 5) went");
+    assertEquals(SLOTS / 2 - 1, left[1], "a multi block (frequency 2, colder by 3) made room");
+  }
+
+  @Test
+  void aMultiVictimMustBeColderByMoreThanTwoThanTheSingleCandidate() {
+    int[] left = singlesAndMultisLeftAfterANewcomer(3);
+    assertEquals(SLOTS / 2, left[1], "no multi block (frequency 2, within 2 of the single candidate's 3) went");
+    assertEquals(SLOTS / 2 - 1, left[0], "a single block made room");
+  }
+
+  @Test
+  void theMultiMarginIsMoreThanTwo() {
+    assertFalse(FrequencyEviction.multiGives(2, 3));
+    assertFalse(FrequencyEviction.multiGives(2, 4));
+    assertTrue(FrequencyEviction.multiGives(2, 5));
+    assertTrue(FrequencyEviction.multiGives(0, 3));
   }
 
   @Test

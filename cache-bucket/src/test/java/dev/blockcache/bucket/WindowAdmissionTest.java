@@ -1,8 +1,9 @@
 package dev.blockcache.bucket;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.blockcache.api.BlockCategory;
 import dev.blockcache.api.BlockKey;
@@ -15,8 +16,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Pins the tinylfu admission window: a new block enters a full cache without a frequency test, eviction leaves window
- * blocks alone, and a block leaving the window stays only if it is used more than the main space's victim.
+ * Pins the tinylfu admission window: a block admitted into a full cache enters the window (its index entry's window
+ * bit) without a frequency test, eviction leaves window blocks alone, and a block leaving the window stays only if it
+ * is used more than the main space's victim. The window's share is fixed here (lower and upper factor equal).
  */
 class WindowAdmissionTest {
   private static final int ITEM = 2048;
@@ -25,15 +27,22 @@ class WindowAdmissionTest {
   private static final float WINDOW = 0.125f;
   private BucketCache cache;
 
+  /**
+   * Fills the cache with 32 residents read 3 times each. The last resident took the last free item, so it is in the
+   * window: the window holds 1 block, its share 4.
+   */
   @BeforeEach
   void fullOfBlocksReadThreeTimes() {
     cache = BucketCaches.create(BucketCacheConfig.builder("heap", (long) SLOTS * ITEM).bucketSizes(ITEM)
-        .writerInline(true).evictionPolicy(L2Policy.TINYLFU).admissionWindow(WINDOW).build());
+        .writerInline(true).evictionPolicy(L2Policy.TINYLFU).admissionWindow(WINDOW).admissionWindowMax(WINDOW)
+        .build());
     for (int i = 0; i < SLOTS; i++) {
       BlockKey key = resident(i);
       assertEquals(CacheResult.CACHED, FrequencyAdmissionTest.put(cache, key));
       FrequencyAdmissionTest.read(cache, key, 3);
     }
+    assertEquals(1, cache.index().windowSize());
+    assertTrue(inWindow(resident(SLOTS - 1)));
   }
 
   @AfterEach
@@ -52,7 +61,15 @@ class WindowAdmissionTest {
   private int residentsLeft() {
     int n = 0;
     for (int i = 0; i < SLOTS; i++) {
-      n += cache.index().peek(resident(i)) != IndexEntry.ABSENT ? 1 : 0;
+      n += cached(resident(i)) ? 1 : 0;
+    }
+    return n;
+  }
+
+  private int newcomersLeft(int count) {
+    int n = 0;
+    for (int i = 0; i < count; i++) {
+      n += cached(newcomer(i)) ? 1 : 0;
     }
     return n;
   }
@@ -61,11 +78,17 @@ class WindowAdmissionTest {
     return cache.index().peek(key) != IndexEntry.ABSENT;
   }
 
+  private boolean inWindow(BlockKey key) {
+    long entry = cache.index().peek(key);
+    return entry != IndexEntry.ABSENT && IndexEntry.inWindow(entry);
+  }
+
   @Test
   void aBlockReadAgainRightAfterItsFirstMissIsAHit() {
     BlockKey key = newcomer(0);
     FrequencyAdmissionTest.read(cache, key, 1); // the miss
     assertEquals(CacheResult.CACHED, FrequencyAdmissionTest.put(cache, key), "less frequent than every resident");
+    assertTrue(inWindow(key), "admitted into a full cache: in the window");
     ByteBuf hit = cache.getBlock(key, ReadOptions.of(BlockCategory.DATA));
     assertNotNull(hit);
     hit.release();
@@ -73,43 +96,55 @@ class WindowAdmissionTest {
   }
 
   @Test
+  void blocksCachedWhileThereWasRoomAreOutsideTheWindow() {
+    for (int i = 0; i < SLOTS - 1; i++) {
+      assertFalse(inWindow(resident(i)), "resident " + i);
+    }
+  }
+
+  @Test
   void belowItsShareTheWindowGrowsIntoMainVictimsNeverIntoItsOwnBlocks() {
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < 3; i++) {
       assertEquals(CacheResult.CACHED, FrequencyAdmissionTest.put(cache, newcomer(i)));
     }
-    // Four residents made room, though each newcomer (never read) is colder than any of them.
-    for (int i = 0; i < 4; i++) {
-      assertNotEquals(IndexEntry.ABSENT, cache.index().peek(newcomer(i)), "newcomer " + i);
+    // Three residents made room, though each newcomer (never read) is colder than any of them.
+    for (int i = 0; i < 3; i++) {
+      assertTrue(inWindow(newcomer(i)), "newcomer " + i);
     }
-    assertEquals(SLOTS - 4, residentsLeft());
+    assertEquals(SLOTS - 3, residentsLeft());
+    assertTrue(cached(resident(SLOTS - 1)), "the window's resident was not a victim");
+    assertEquals(4, cache.index().windowSize());
     assertEquals(SLOTS, cache.blockCount());
   }
 
   @Test
   void aBlockLeavingTheWindowGoesIfNoMoreFrequentThanTheMainVictim() {
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < 3; i++) {
       FrequencyAdmissionTest.put(cache, newcomer(i));
     }
-    assertEquals(CacheResult.CACHED, FrequencyAdmissionTest.put(cache, newcomer(4)));
-    assertEquals(false, cached(newcomer(0)), "the oldest window block, read never, leaves the cache");
-    for (int i = 1; i <= 4; i++) {
-      assertEquals(true, cached(newcomer(i)), "newcomer " + i);
-    }
-    assertEquals(SLOTS - 4, residentsLeft(), "no resident paid for it");
+    assertEquals(CacheResult.CACHED, FrequencyAdmissionTest.put(cache, newcomer(3)));
+    // The leaving block (the last resident, read 3 times, or a newcomer, never read) is no more frequent than the
+    // main victim (3 reads): it leaves the cache, and no resident of the main space pays for the newcomer.
+    int windowBlocksLeft = newcomersLeft(3) + (cached(resident(SLOTS - 1)) ? 1 : 0);
+    assertEquals(3, windowBlocksLeft, "one of the window's four blocks left the cache");
+    assertTrue(inWindow(newcomer(3)));
+    assertEquals(SLOTS - 4, residentsLeft() - (cached(resident(SLOTS - 1)) ? 1 : 0), "main residents left");
+    assertEquals(4, cache.index().windowSize());
     assertEquals(SLOTS, cache.blockCount());
   }
 
   @Test
   void aBlockLeavingTheWindowStaysIfMoreFrequentAndTheMainVictimGoes() {
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < 3; i++) {
       FrequencyAdmissionTest.put(cache, newcomer(i));
+      FrequencyAdmissionTest.read(cache, newcomer(i), 6); // hits while in the window: 6 > 3
     }
-    FrequencyAdmissionTest.read(cache, newcomer(0), 6); // hits while in the window: 6 > 3
-    assertEquals(CacheResult.CACHED, FrequencyAdmissionTest.put(cache, newcomer(4)));
-    for (int i = 0; i <= 4; i++) {
-      assertEquals(true, cached(newcomer(i)), "newcomer " + i);
-    }
-    assertEquals(SLOTS - 5, residentsLeft(), "a resident made room this time");
+    FrequencyAdmissionTest.read(cache, resident(SLOTS - 1), 6); // the window's resident too
+    assertEquals(CacheResult.CACHED, FrequencyAdmissionTest.put(cache, newcomer(3)));
+    assertEquals(4, newcomersLeft(4), "every newcomer stays");
+    assertTrue(cached(resident(SLOTS - 1)));
+    assertEquals(SLOTS - 4, residentsLeft(), "a resident of the main space made room this time");
+    assertEquals(4, cache.index().windowSize(), "one block left the window, one entered");
     assertEquals(SLOTS, cache.blockCount());
   }
 }

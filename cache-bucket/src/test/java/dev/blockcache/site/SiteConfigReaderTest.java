@@ -182,6 +182,10 @@ class SiteConfigReaderTest {
       "hbase.bucketcache.eviction.policy | lru",
       "hbase.bucketcache.admission.max.write.rate | fast",
       "hbase.bucketcache.admission.max.write.rate | -5",
+      "hbase.bucketcache.admission.window.factor | 0.95",
+      "hbase.bucketcache.admission.window.max.factor | 0.95",
+      "hbase.bucketcache.admission.window.max.factor | 0.005",
+      "hbase.bucketcache.admission.window.max.factor | wide",
   })
   void aBadValueIsAnErrorNamingTheKeyAndTheValue(String key, String value) {
     Configuration conf = conf(Map.of("hbase.bucketcache.ioengine", "offheap", "hbase.bucketcache.size", "64",

@@ -67,16 +67,16 @@ class CacheSizerTest {
     assertTrue(l2.files().isEmpty());
 
     // Index: laid out for 4,294,950,912 / 65,536 = 65,535 entries → 63 file groups rounded up to 64 → 512 segments.
-    // 63,364 / 512 = 123.8 entries per segment (Poisson, sd 11.1). A segment grows 8, 12, 18, 27, 40, 60, 90, 135,
-    // 202 at load 4/5: 135 slots hold up to 108 entries (P ≈ 0.085), 202 up to 161 (P above ≈ 0.0004), so
-    // E[slots] ≈ 0.085 × 135 + 0.915 × 202 ≈ 196.3. Heap = 16 + 512 × (4 + 136) + 16 × 512 × 196.3 ≈ 1,679,800 B,
-    // 26.5 B per block. Asserted within 1%.
-    assertEquals(1_679_800, l2.indexHeapBytes(), 1_679_800 * 0.01);
-    assertEquals(26.5, l2.indexHeapBytesPerBlock(), 0.3);
+    // 63,364 / 512 = 123.8 entries per segment (Poisson, sd 11.1). A segment grows by 5/4 at load 4/5: ..., 121,
+    // 151, 188, 235 slots, holding up to 96, 120, 150 and 188 entries: P(K <= 96) ≈ 0.009, P(97..120) ≈ 0.376,
+    // P(121..150) ≈ 0.607, P(K > 150) ≈ 0.008, so E[slots] ≈ 1.1 + 56.8 + 114.1 + 1.9 ≈ 173.9.
+    // Heap = 16 + 512 × (4 + 136) + 16 × 512 × 173.9 ≈ 1,496,300 B, 23.6 B per block. Asserted within 1%.
+    assertEquals(1_496_300, l2.indexHeapBytes(), 1_496_300 * 0.01);
+    assertEquals(23.6, l2.indexHeapBytesPerBlock(), 0.3);
     // Writer queues: 3 threads × 64 × 65,536 = 12,582,912 B.
     assertEquals(12_582_912, l2.writerQueueHeapBytes());
 
-    // Heap: 6,871,947,776 + ~1,679,800 + 12,582,912 ≈ 6.89 GB, under (0.8 − 0.4) × 2^35 = 13,743,895,347 B.
+    // Heap: 6,871,947,776 + ~1,496,300 + 12,582,912 ≈ 6.89 GB, under (0.8 − 0.4) × 2^35 = 13,743,895,347 B.
     assertEquals(6_871_947_776L + l2.indexHeapBytes() + 12_582_912, r.cacheHeapBytes());
     assertEquals(13_743_895_347L, r.heapLimitBytes(), 1);
     // Page cache: 128 GiB − 32 GiB − 4,294,950,912 (offheap L2) = 98,784,264,192 B = 71.9% of RAM.

@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongUnaryOperator;
 
 /**
- * The L2 cache's compact index (HBase's "backing map"): which device slot holds which block, in about 27 bytes of
+ * The L2 cache's compact index (HBase's "backing map"): which device slot holds which block, in about 24 bytes of
  * heap per block (measured at 1M blocks) and no object per block.
  *
  * <h2>Design notes</h2>
@@ -40,7 +40,7 @@ import java.util.function.LongUnaryOperator;
  * segments, fileGroups = expectedEntries / {@value #ENTRIES_PER_FILE_GROUP} rounded to a power of two in
  * [{@value #MIN_FILE_GROUPS}, {@value #MAX_FILE_GROUPS}] (1,024 groups, 8,192 segments at 1M entries). Each
  * {@link Segment} is an open-addressing table over one {@code long[]} of 16-byte slots (fingerprint, entry word),
- * linear probing, backward-shift delete, grown by 3/2 at load 4/5, so its load stays in [0.53, 0.8]: 20-30 B per
+ * linear probing, backward-shift delete, grown by 5/4 at load 4/5, so its load stays in [0.64, 0.8]: 20-25 B per
  * entry, plus ~{@value #SEGMENT_OVERHEAD_BYTES} B per segment (~1 B per entry at 1M). The CLOCK reference bit is bit
  * 63 of the entry word (free in every {@link IndexEntry}); no side arrays. Segments start at 8 slots and grow on
  * demand: {@code expectedEntries} only sets how many there are, so one big file does not leave the others
@@ -89,6 +89,13 @@ import java.util.function.LongUnaryOperator;
  * within a priority by recency and frequency: the hand still passes over referenced entries (clearing their bit),
  * and of the next few unreferenced ones the least frequent is chosen, so hash order only breaks ties.
  *
+ * <p><b>Admission window (tinylfu policy).</b> The window is a bit of each entry ({@link IndexEntry#inWindow}), not a
+ * structure of its own: an entry is put in with the bit set, a fourth CLOCK hand walks the entries that have it
+ * ({@link #chooseWindowLeaver}), and {@link #leaveWindow} clears it. A window entry is inserted referenced, so a new
+ * block stays about one revolution of that hand whatever its slot. The segments count the entries that have it
+ * under their locks, so {@link #windowSize} stays exact whatever removes an entry (eviction, a file's removal, the
+ * allocation fallback). Victim filters decide whether eviction may take window entries.
+ *
  * <p>Thread-safety: safe for concurrent use by any number of threads.
  */
 public final class BlockIndex {
@@ -121,7 +128,11 @@ public final class BlockIndex {
   private final int groupMask;
   private final LongAdder size = new LongAdder();
   private final LongAdder[] bytes = new LongAdder[CachePriority.COUNT];
-  private final ClockHand[] hands = new ClockHand[CachePriority.COUNT];
+  /** Entries in the admission window. */
+  private final LongAdder window = new LongAdder();
+  /** One CLOCK hand per priority, then the admission window's. */
+  private final ClockHand[] hands = new ClockHand[CachePriority.COUNT + 1];
+  private final ClockHand windowHand;
   /** Access frequencies for admission and victim choice, or null: the index then counts nothing. */
   private final FrequencySketch sketch;
 
@@ -149,11 +160,14 @@ public final class BlockIndex {
     this.groupMask = groups - 1;
     for (int p = 0; p < CachePriority.COUNT; p++) {
       bytes[p] = new LongAdder();
-      hands[p] = new ClockHand();
     }
+    for (int h = 0; h < hands.length; h++) {
+      hands[h] = new ClockHand();
+    }
+    this.windowHand = hands[CachePriority.COUNT];
     this.segments = new Segment[groups << SUB_BITS];
     for (int i = 0; i < segments.length; i++) {
-      segments[i] = new Segment(size, bytes);
+      segments[i] = new Segment(size, bytes, window);
     }
   }
 
@@ -228,6 +242,41 @@ public final class BlockIndex {
   }
 
   /**
+   * Chooses, without changing it, the entry that leaves the admission window next (entries whose
+   * {@link IndexEntry#inWindow} bit is set, whatever their priority): from the window's own CLOCK hand, a referenced
+   * entry loses its bit and is passed over, and the first unreferenced one that {@code accept} takes is the choice, so
+   * the window lets out roughly its least recently read block. The hand stops as {@link #evict} does. Needs a sketch
+   * ({@code victim} carries the entry's estimated frequency, for the admission test).
+   *
+   * @return whether an entry was found; {@code victim} describes it
+   * @throws IllegalStateException if the index has no sketch
+   */
+  public boolean chooseWindowLeaver(VictimFilter accept, Victim victim) {
+    Objects.requireNonNull(accept, "accept");
+    if (sketch == null) {
+      throw new IllegalStateException("a window leaver's choice needs a frequency sketch");
+    }
+    victim.reset();
+    windowHand.sample(segments, Segment.WINDOW, 1, accept, sketch, victim);
+    return victim.found();
+  }
+
+  /**
+   * Takes the entry {@link #chooseWindowLeaver} chose out of the admission window, if it is still mapped as it was:
+   * it stays cached, and eviction may choose it from then on.
+   *
+   * @return whether its window bit was cleared
+   */
+  public boolean leaveWindow(Victim leaver) {
+    return leaver.found() && segments[leaver.segment].leaveWindow(leaver.fingerprint, leaver.entry & ~Segment.REF_BIT);
+  }
+
+  /** Entries in the admission window ({@link IndexEntry#inWindow}); a recent, not an atomic, count. */
+  public long windowSize() {
+    return window.sum();
+  }
+
+  /**
    * Removes the entry {@link #chooseVictim} chose, if it is still mapped as it was, and passes it to {@code sink}
    * once the segment lock is released.
    *
@@ -252,10 +301,7 @@ public final class BlockIndex {
     return true;
   }
 
-  /**
-   * The segment {@code key} lives in. With {@link #fingerprint} it locates the key without the key: a caller that
-   * remembers blocks compactly (the admission window) stores both.
-   */
+  /** The segment {@code key} lives in. With {@link #fingerprint} it locates the key without the key. */
   public int segmentIndex(BlockKey key) {
     return segmentIndex(key.fileHash(), key.hash64());
   }
@@ -271,7 +317,8 @@ public final class BlockIndex {
   }
 
   /**
-   * Inserts {@code entry} (unreferenced) if the key is absent.
+   * Inserts {@code entry} if the key is absent: unreferenced, or referenced if it is in the admission window (the
+   * window's hand then passes it once before it can leave).
    *
    * @return {@link IndexEntry#ABSENT} when inserted, else the existing entry, unchanged (also on a fingerprint
    *     collision with another key: see the class notes)

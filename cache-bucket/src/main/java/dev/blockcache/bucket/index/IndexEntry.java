@@ -5,22 +5,27 @@ import dev.blockcache.api.CachePriority;
 
 /**
  * Descriptor of the packed value the L2 index keeps per cached block: where the block's slot starts on the device,
- * how many bytes are stored there, and the block's priority and category, in one {@code long}.
+ * how many bytes are stored there, whether the block is in the admission window, and the block's priority and
+ * category, in one {@code long}.
  *
  * <pre>
- *  63 62                                 29 28                       4  3   2  1   0
- *  +--+------------------------------------+--------------------------+------+------+
- *  | 0|  slot offset / 256  (34 bits)      |  stored length (25 bits) | prio | cat  |
- *  +--+------------------------------------+--------------------------+------+------+
+ *  63 62                                 29 28 27                      4  3   2  1   0
+ *  +--+------------------------------------+--+-------------------------+------+------+
+ *  | 0|  slot offset / 256  (34 bits)      | W| stored length (24 bits) | prio | cat  |
+ *  +--+------------------------------------+--+-------------------------+------+------+
  * </pre>
  * <ul>
  *   <li>slot offset: in units of {@link #OFFSET_UNIT} bytes, so offsets up to {@link #MAX_OFFSET} (4 TiB) fit;</li>
- *   <li>stored length: bytes in the slot (header plus block), {@code 0 .. }{@link #MAX_LENGTH} (32 MiB - 1);</li>
+ *   <li>W: the admission-window bit of the tinylfu policy (set on a block admitted into a full cache, cleared when
+ *       it leaves the window); the window is this bit, so its membership costs no heap of its own;</li>
+ *   <li>stored length: bytes in the slot (header plus block), {@code 0 .. }{@link #MAX_LENGTH} (16 MiB - 1); a block
+ *       that with its header would not fit is refused at insert ({@code TOO_LARGE});</li>
  *   <li>prio: the {@link CachePriority} ordinal; cat: the {@link BlockCategory} ordinal.</li>
  * </ul>
  * Bit 63 of a packed value is always 0, so a packed value is never negative and {@link #ABSENT} ({@code -1}) can
  * never be confused with one. ({@link BlockIndex} borrows bit 63 of the words it stores as the CLOCK reference bit;
- * it never returns it.)
+ * it never returns it.) The index checkpoint stores this value as it is, so a change to this layout changes the
+ * checkpoint's version ({@code IndexFileLayout.VERSION}).
  *
  * <p>Thread-safety: stateless.
  */
@@ -32,8 +37,10 @@ public final class IndexEntry {
   public static final int OFFSET_UNIT = 256;
   /** Width of the offset field, in units of {@link #OFFSET_UNIT}. */
   public static final int OFFSET_BITS = 34;
-  /** Width of the length field. */
-  public static final int LENGTH_BITS = 25;
+  /** Width of the window field: one bit. */
+  public static final int WINDOW_BITS = 1;
+  /** Width of the length field: 24 bits, 16 MiB, above HBase's largest cacheable block by default. */
+  public static final int LENGTH_BITS = 24;
   /** Width of the priority field (three priorities). */
   public static final int PRIORITY_BITS = 2;
   /** Width of the category field (four categories). */
@@ -42,9 +49,10 @@ public final class IndexEntry {
   public static final int CATEGORY_SHIFT = 0;
   public static final int PRIORITY_SHIFT = CATEGORY_SHIFT + CATEGORY_BITS;
   public static final int LENGTH_SHIFT = PRIORITY_SHIFT + PRIORITY_BITS;
-  public static final int OFFSET_SHIFT = LENGTH_SHIFT + LENGTH_BITS;
+  public static final int WINDOW_SHIFT = LENGTH_SHIFT + LENGTH_BITS;
+  public static final int OFFSET_SHIFT = WINDOW_SHIFT + WINDOW_BITS;
 
-  /** Largest storable length in bytes: 2^25 - 1. */
+  /** Largest storable length in bytes: 2^24 - 1. */
   public static final int MAX_LENGTH = (1 << LENGTH_BITS) - 1;
   /** Largest storable slot offset in bytes: (2^34 - 1) * 256, just under 4 TiB. */
   public static final long MAX_OFFSET = ((1L << OFFSET_BITS) - 1) * OFFSET_UNIT;
@@ -53,16 +61,17 @@ public final class IndexEntry {
   private static final long PRIORITY_MASK = (1L << PRIORITY_BITS) - 1;
   private static final long LENGTH_MASK = (1L << LENGTH_BITS) - 1;
   private static final long OFFSET_MASK = (1L << OFFSET_BITS) - 1;
+  private static final long WINDOW_BIT = 1L << WINDOW_SHIFT;
 
   static {
-    // The four fields fill bits 0..62 exactly; bit 63 stays free.
+    // The five fields fill bits 0..62 exactly; bit 63 stays free.
     assert OFFSET_SHIFT + OFFSET_BITS == 63;
   }
 
   private IndexEntry() {}
 
   /**
-   * Packs a slot.
+   * Packs a slot, outside the admission window.
    *
    * @throws IllegalArgumentException if {@code offset} is negative, not a multiple of {@link #OFFSET_UNIT} or above
    *     {@link #MAX_OFFSET}, or {@code length} is outside {@code [0, MAX_LENGTH]}
@@ -73,12 +82,28 @@ public final class IndexEntry {
           + "], was " + offset);
     }
     if (length < 0 || length > MAX_LENGTH) {
-      throw new IllegalArgumentException("stored length must be in [0, " + MAX_LENGTH + "], was " + length);
+      throw new IllegalArgumentException("stored length (header and block) must be in [0, " + MAX_LENGTH
+          + "] bytes, was " + length);
     }
     return (offset / OFFSET_UNIT) << OFFSET_SHIFT
         | (long) length << LENGTH_SHIFT
         | (long) priority.ordinal() << PRIORITY_SHIFT
         | (long) category.ordinal() << CATEGORY_SHIFT;
+  }
+
+  /** Whether the block is in the admission window. */
+  public static boolean inWindow(long entry) {
+    return (entry & WINDOW_BIT) != 0;
+  }
+
+  /** {@code entry} in the admission window; every other field unchanged. */
+  public static long intoWindow(long entry) {
+    return entry | WINDOW_BIT;
+  }
+
+  /** {@code entry} out of the admission window; every other field unchanged. */
+  public static long outOfWindow(long entry) {
+    return entry & ~WINDOW_BIT;
   }
 
   /** The slot offset in bytes. */
@@ -115,6 +140,6 @@ public final class IndexEntry {
       return "ABSENT";
     }
     return "[offset=" + offset(entry) + ", length=" + length(entry) + ", " + priority(entry) + ", "
-        + category(entry) + "]";
+        + category(entry) + (inWindow(entry) ? ", window" : "") + "]";
   }
 }

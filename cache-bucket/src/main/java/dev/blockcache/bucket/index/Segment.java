@@ -24,7 +24,8 @@ import java.util.function.LongUnaryOperator;
  *
  * <p>Invariants, under {@link #lock}: every entry sits in the cluster that starts at its home (no empty slot between
  * home and entry); {@link #size} is the number of non-empty slots; {@link #countByPriority} counts them per
- * priority; the shared adders were updated by the same amounts.
+ * priority and {@link #windowCount} those with the admission-window bit ({@link IndexEntry#inWindow}); the shared
+ * adders were updated by the same amounts.
  *
  * <p>Thread-safety: every mutation runs under the write lock of {@link #lock}. Lookups read optimistically and
  * fall back to the read lock; a lookup sets the reference bit with a CAS on the exact word it read, so a lost race
@@ -40,12 +41,19 @@ final class Segment {
   static final long REF_BIT = Long.MIN_VALUE;
   /** Smallest capacity in slots: 8 slots (128 bytes) keeps an empty segment cheap. */
   static final int MIN_CAPACITY = 8;
+  /** The walk kind ({@link #sample}'s {@code p}) over entries in the admission window, whatever their priority. */
+  static final int WINDOW = -1;
   /** The table grows when its load would exceed 4/5: linear probing stays short (~3 probes for a hit). */
   static final int MAX_LOAD_NUMERATOR = 4;
   static final int MAX_LOAD_DENOMINATOR = 5;
-  /** Growth factor 3/2: after a resize the load is 0.53, so a table never costs more than 16 / 0.53 = 30 B/entry. */
-  static final int GROWTH_NUMERATOR = 3;
-  static final int GROWTH_DENOMINATOR = 2;
+  /**
+   * Growth factor 5/4: after a resize the load is 0.64, so a growing table costs 16 / 0.8 to 16 / 0.64, i.e. 20 to
+   * 25 B/entry. Any capacity works (see the home function). The price is more resizes while a segment grows (four
+   * moves per insert amortised instead of two): an index that is cleared and refilled pays them again each time;
+   * a full cache, whose segments keep their size, does not resize.
+   */
+  static final int GROWTH_NUMERATOR = 5;
+  static final int GROWTH_DENOMINATOR = 4;
 
   private static final VarHandle WORDS = MethodHandles.arrayElementVarHandle(long[].class);
 
@@ -56,13 +64,17 @@ final class Segment {
   private int size;
   @GuardedBy("lock")
   private final int[] countByPriority = new int[CachePriority.COUNT];
+  @GuardedBy("lock")
+  private int windowCount;
 
   private final LongAdder totalSize;
   private final LongAdder[] totalBytes;
+  private final LongAdder totalWindow;
 
-  Segment(LongAdder totalSize, LongAdder[] totalBytes) {
+  Segment(LongAdder totalSize, LongAdder[] totalBytes, LongAdder totalWindow) {
     this.totalSize = totalSize;
     this.totalBytes = totalBytes;
+    this.totalWindow = totalWindow;
   }
 
   /** Whether {@code entries} in {@code capacity} slots exceed the maximum load. */
@@ -211,12 +223,19 @@ final class Segment {
     }
     int free = -slot - 1;
     table[2 * free] = fp;
-    table[2 * free + 1] = entry;
+    // A window entry starts referenced, so the window's hand passes it once before it can leave: about one
+    // revolution of that hand in the window, as a CLOCK gives an entry inserted behind its hand (a hash table keeps
+    // no insertion order, so a new entry may land just ahead of the hand).
+    table[2 * free + 1] = IndexEntry.inWindow(entry) ? entry | REF_BIT : entry;
     size++;
     int p = IndexEntry.priorityOrdinal(entry);
     countByPriority[p]++;
     totalSize.increment();
     totalBytes[p].add(IndexEntry.length(entry));
+    if (IndexEntry.inWindow(entry)) {
+      windowCount++;
+      totalWindow.increment();
+    }
     return IndexEntry.ABSENT;
   }
 
@@ -305,6 +324,32 @@ final class Segment {
     countByPriority[p]--;
     totalSize.decrement();
     totalBytes[p].add(-IndexEntry.length(entry));
+    if (IndexEntry.inWindow(entry)) {
+      windowCount--;
+      totalWindow.decrement();
+    }
+  }
+
+  /**
+   * Takes the entry under {@code fp} out of the admission window if it is exactly {@code entry} (reference bit
+   * ignored) and in the window; its reference bit and every other field stay.
+   *
+   * @return whether the window bit was cleared
+   */
+  boolean leaveWindow(long fp, long entry) {
+    long stamp = lock.writeLock();
+    try {
+      int slot = find(table, fp);
+      if (slot < 0 || (table[2 * slot + 1] & ~REF_BIT) != entry || !IndexEntry.inWindow(entry)) {
+        return false;
+      }
+      table[2 * slot + 1] = IndexEntry.outOfWindow(table[2 * slot + 1]);
+      windowCount--;
+      totalWindow.decrement();
+      return true;
+    } finally {
+      lock.unlockWrite(stamp);
+    }
   }
 
   /** Removes every entry whose fingerprint tag is {@code tag}, passing each to {@code sink}. Scans the segment. */
@@ -394,8 +439,14 @@ final class Segment {
     return freed;
   }
 
+  /** Whether the stored word {@code stored} is of the walk {@code p}: a priority ordinal, or {@link #WINDOW}. */
+  private static boolean ofWalk(int p, long stored) {
+    return p == WINDOW ? IndexEntry.inWindow(stored) : IndexEntry.priorityOrdinal(stored) == p;
+  }
+
   /**
-   * One step of a victim choice ({@link BlockIndex#chooseVictim}) for priority {@code p}, from slot {@code hand.slot}
+   * One step of a victim choice ({@link BlockIndex#chooseVictim}) for priority {@code p} (or, with {@link #WINDOW},
+   * for the entries in the admission window, whatever their priority), from slot {@code hand.slot}
    * to the end of this segment: a referenced entry loses its bit and is passed over (its second chance); an
    * unreferenced one that {@code accept} takes is offered to {@code victim} with its estimated frequency, until
    * {@code want} have been offered or the walk's {@code hand.slotBudget} is spent. Removes nothing. Updates
@@ -406,7 +457,7 @@ final class Segment {
       Victim victim) {
     long stamp = lock.writeLock();
     try {
-      if (countByPriority[p] == 0) {
+      if ((p == WINDOW ? windowCount : countByPriority[p]) == 0) {
         hand.slot = 0;
         return 0;
       }
@@ -420,7 +471,7 @@ final class Segment {
         if (fp != 0) {
           hand.slotBudget--;
         }
-        if (fp != 0 && IndexEntry.priorityOrdinal(stored) == p && accept.accepts(fp, stored & ~REF_BIT)) {
+        if (fp != 0 && ofWalk(p, stored) && accept.accepts(fp, stored & ~REF_BIT)) {
           hand.candidates++;
           if ((stored & REF_BIT) != 0) {
             t[2 * i + 1] = stored & ~REF_BIT;
@@ -451,12 +502,16 @@ final class Segment {
           long entry = t[i + 1] & ~REF_BIT;
           int p = IndexEntry.priorityOrdinal(entry);
           totalBytes[p].add(-IndexEntry.length(entry));
+          if (IndexEntry.inWindow(entry)) {
+            totalWindow.decrement();
+          }
           removed.add(entry);
         }
       }
       totalSize.add(-removed.count());
       table = new long[2 * MIN_CAPACITY];
       size = 0;
+      windowCount = 0;
       Arrays.fill(countByPriority, 0);
     } finally {
       lock.unlockWrite(stamp);

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 @Param(name = "k", gen = IntGen.class, conf = "1:4")
 public class SegmentReferenceBitLincheckTest {
   private static final int PREFILLED = 6;
-  private final Segment segment = new Segment(new LongAdder(), bytes());
+  private final Segment segment = new Segment(new LongAdder(), bytes(), new LongAdder());
 
   private static LongAdder[] bytes() {
     LongAdder[] b = new LongAdder[CachePriority.COUNT];

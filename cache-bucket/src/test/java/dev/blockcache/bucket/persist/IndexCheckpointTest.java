@@ -89,7 +89,7 @@ class IndexCheckpointTest {
     byte[] good = Files.readAllBytes(file);
 
     byte[] version = good.clone();
-    version[IndexFileLayout.VERSION_OFFSET + 3] = 2;
+    version[IndexFileLayout.VERSION_OFFSET + 3] = (byte) (IndexFileLayout.VERSION + 1);
     assertCorrupt(file, version);
 
     byte[] huge = good.clone();
