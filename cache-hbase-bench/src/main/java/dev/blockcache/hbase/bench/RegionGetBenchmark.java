@@ -40,10 +40,10 @@ import org.openjdk.jmh.infra.Blackhole;
  * ({@code oneOffHeapKib}), fills the L2 and measures its heap (per cached block: {@code heapBytesPerBlock}; the empty
  * L2's: {@code fixedHeapKib}); then {@value #WARMUP_GETS} random gets (and a tenth as many scans) start the JIT on
  * the read path (skipped in smoke runs). Gets per second still rise about fivefold over the first 6–8 s of a fork
- * while the JIT compiles HBase's read path, so the warmup is 8 × 2 s in full mode (annotated) and 12 × 1 s in quick
+ * while the JIT compiles HBase's read path, so the warmup is 8 × 2 s in full mode (annotated) and 10 × 1 s in quick
  * mode ({@code QuickCells.quickWarmup}), not the quick mode's 2 × 300 ms.
  *
- * <p>Quick mode runs the gets at 1 and 2 threads over both datasets with HBase's BucketCache and ours offheap;
+ * <p>Quick mode runs the gets at 1 and 2 threads over the in-cache dataset with HBase's BucketCache and ours offheap;
  * {@code OURS_FILE} and the scans run in full mode and on request ({@code dev.blockcache.jmh.plan.QuickCells}).
  *
  * <p>Command: {@code ./mvnw -B -Pbench verify -pl cache-hbase-bench -am -Dbench.include=RegionGetBenchmark}; the

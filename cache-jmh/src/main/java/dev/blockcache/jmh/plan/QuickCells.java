@@ -8,7 +8,8 @@ import java.util.Set;
 /**
  * The cells the quick suite leaves out, per benchmark class, so that it stays within ten minutes on two cores: the
  * floors and reference points that explain a ratio but are not a competitor (the L1 and L2 benchmarks' heap-map
- * rows, the L1 benchmark's prebuilt-key rows and scoped-read variants); the file engine's two-thread gets; thread
+ * rows, the L1 benchmark's prebuilt-key rows and scoped-read variants, the L2 get benchmark's copy-to-heap
+ * variant); the file engine's two-thread gets; thread
  * counts of the thread-scaling experiment between the ones that give its shape; the region benchmark's
  * (cache-hbase-bench) {@code file:} L2, scans and dataset at 4x the L2, which keep its share of the suite's time to
  * its offheap gets; and, whole, the experiments named in {@link #fullModeOnly}. They run in full mode and on request.
@@ -35,7 +36,7 @@ public final class QuickCells {
           "competitor", List.of("OURS_LRU", "OURS_TINYLFU", "HBASE_LRU", "HBASE_TINYLFU", "CAFFEINE"),
           "keySource", List.of("PER_LOOKUP")), Set.of()),
       "dev.blockcache.jmh.l2.L2GetBenchmark",
-      new Restriction(Map.of("competitor", List.of("OURS_ZERO_COPY", "OURS_COPY", "HBASE_BUCKET")), Set.of()),
+      new Restriction(Map.of("competitor", List.of("OURS_ZERO_COPY", "HBASE_BUCKET")), Set.of()),
       "dev.blockcache.jmh.l2.L2InsertBurstBenchmark",
       new Restriction(Map.of("competitor", List.of("OURS_ZERO_COPY", "OURS_HAND_OVER", "HBASE_BUCKET")), Set.of()),
       "dev.blockcache.jmh.file.FileEngineGetBenchmark",
@@ -57,10 +58,12 @@ public final class QuickCells {
 
   /**
    * Where the smoke run ({@code bench.smoke}, CI's proof that every benchmark runs and reports) differs from the
-   * quick cells: the region benchmark's scans run too (every method), and the full-mode-only experiment runs its
-   * smallest thread count.
+   * quick cells: the L2 get benchmark's copy-to-heap variant and the region benchmark's scans run too, and the
+   * full-mode-only experiment runs its smallest thread count.
    */
   private static final Map<String, Restriction> SMOKE_BY_CLASS = Map.of(
+      "dev.blockcache.jmh.l2.L2GetBenchmark",
+      new Restriction(Map.of("competitor", List.of("OURS_ZERO_COPY", "OURS_COPY", "HBASE_BUCKET")), Set.of()),
       "dev.blockcache.hbase.bench.RegionGetBenchmark",
       new Restriction(BY_CLASS.get("dev.blockcache.hbase.bench.RegionGetBenchmark").params(), Set.of()),
       "dev.blockcache.hbase.bench.RegionThreadScalingExperiment",
@@ -72,8 +75,8 @@ public final class QuickCells {
    * gets per second rise about fivefold over the first 6–8 s of a fork before they level off.
    */
   private static final Map<String, Duration> QUICK_WARMUP = Map.of(
-      "dev.blockcache.hbase.bench.RegionGetBenchmark", Duration.ofSeconds(12),
-      "dev.blockcache.hbase.bench.RegionThreadScalingExperiment", Duration.ofSeconds(12));
+      "dev.blockcache.hbase.bench.RegionGetBenchmark", Duration.ofSeconds(10),
+      "dev.blockcache.hbase.bench.RegionThreadScalingExperiment", Duration.ofSeconds(10));
 
   private QuickCells() {
   }

@@ -36,7 +36,7 @@ class RunPlanTest {
     assertTrue(!selects(threads, "dev.blockcache.jmh.experiments.ThreadScalingExperiment.threads10"));
     assertTrue(selects(threads, "dev.blockcache.jmh.experiments.ThreadScalingExperiment.threads05"));
     RunPlan.Run l2 = runs.get(2);
-    assertEquals(List.of("OURS_ZERO_COPY", "OURS_COPY", "HBASE_BUCKET"), l2.params().get("competitor"));
+    assertEquals(List.of("OURS_ZERO_COPY", "HBASE_BUCKET"), l2.params().get("competitor"));
     assertTrue(selects(l2, "dev.blockcache.jmh.l2.L2GetBenchmark.get1Thread"));
   }
 
@@ -49,14 +49,14 @@ class RunPlanTest {
 
     RunPlan.Run region = runs.stream()
         .filter(r -> selects(r, "dev.blockcache.hbase.bench.RegionGetBenchmark.getT1")).findFirst().orElseThrow();
-    assertEquals(Duration.ofSeconds(12), region.quickWarmup());
+    assertEquals(Duration.ofSeconds(10), region.quickWarmup());
     assertEquals(1, region.includes().size(), "the scan is not a quick cell");
     for (RunPlan.Run run : runs) {
       if (run != region) {
         assertEquals(Duration.ZERO, run.quickWarmup(), run.includes().toString());
       }
     }
-    assertEquals(Duration.ofSeconds(12), RunPlan.quickWarmup("RegionGetBenchmark", benchmarks));
+    assertEquals(Duration.ofSeconds(10), RunPlan.quickWarmup("RegionGetBenchmark", benchmarks));
     assertEquals(Duration.ZERO, RunPlan.quickWarmup("L2GetBenchmark", benchmarks));
   }
 
