@@ -454,30 +454,7 @@ public final class BlockIndex {
     if (mean > (1 << 30)) {
       throw new IllegalArgumentException(entries + " entries exceed 2^30 per segment");
     }
-    return heapBytes(segments, segments * expectedCapacity(mean));
-  }
-
-  /** E[Segment.capacityAfter(K)] for K ~ Poisson(mean): weights by the ratio recurrence from the mode, normalised. */
-  private static double expectedCapacity(double mean) {
-    if (mean == 0) {
-      return Segment.capacityAfter(0);
-    }
-    int mode = (int) Math.floor(mean);
-    double weights = 1;
-    double sum = Segment.capacityAfter(mode);
-    double w = 1;
-    for (int k = mode; k > 0 && w > 1e-15; k--) {
-      w *= k / mean; // P(k-1) / P(k)
-      weights += w;
-      sum += w * Segment.capacityAfter(k - 1);
-    }
-    w = 1;
-    for (int k = mode; w > 1e-15; k++) {
-      w *= mean / (k + 1); // P(k+1) / P(k)
-      weights += w;
-      sum += w * Segment.capacityAfter(k + 1);
-    }
-    return sum / weights;
+    return heapBytes(segments, segments * SegmentGrowth.expectedCapacity(mean));
   }
 
   /** Visits every entry as (segment, fingerprint, entry), one segment at a time under its read lock. */

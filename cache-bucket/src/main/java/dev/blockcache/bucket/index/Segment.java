@@ -19,7 +19,7 @@ import java.util.function.LongUnaryOperator;
  *   table[2i + 1] stored entry  = IndexEntry value | REF_BIT (bit 63: CLOCK reference bit)
  * </pre>
  * A slot's home is {@code (low 32 bits of fingerprint * capacity) >>> 32}, so any capacity works (no power of two
- * needed) and the table can grow by {@link #GROWTH_NUMERATOR}/{@link #GROWTH_DENOMINATOR} instead of doubling, which
+ * needed) and the table can grow by {@link SegmentGrowth} instead of doubling, which
  * keeps the load, and so the heap per entry, in a narrow band.
  *
  * <p>Invariants, under {@link #lock}: every entry sits in the cluster that starts at its home (no empty slot between
@@ -43,18 +43,6 @@ final class Segment {
   static final int MIN_CAPACITY = 8;
   /** The walk kind ({@link #sample}'s {@code p}) over entries in the admission window, whatever their priority. */
   static final int WINDOW = -1;
-  /** The table grows when its load would exceed 4/5: linear probing stays short (~3 probes for a hit). */
-  static final int MAX_LOAD_NUMERATOR = 4;
-  static final int MAX_LOAD_DENOMINATOR = 5;
-  /**
-   * Growth factor 5/4: after a resize the load is 0.64, so a growing table costs 16 / 0.8 to 16 / 0.64, i.e. 20 to
-   * 25 B/entry. Any capacity works (see the home function). The price is more resizes while a segment grows (four
-   * moves per insert amortised instead of two): an index that is cleared and refilled pays them again each time;
-   * a full cache, whose segments keep their size, does not resize.
-   */
-  static final int GROWTH_NUMERATOR = 5;
-  static final int GROWTH_DENOMINATOR = 4;
-
   private static final VarHandle WORDS = MethodHandles.arrayElementVarHandle(long[].class);
 
   final StampedLock lock = new StampedLock();
@@ -75,25 +63,6 @@ final class Segment {
     this.totalSize = totalSize;
     this.totalBytes = totalBytes;
     this.totalWindow = totalWindow;
-  }
-
-  /** Whether {@code entries} in {@code capacity} slots exceed the maximum load. */
-  private static boolean overloaded(int entries, int capacity) {
-    return (long) entries * MAX_LOAD_DENOMINATOR > (long) capacity * MAX_LOAD_NUMERATOR;
-  }
-
-  /** The capacity a table of {@code capacity} slots grows to. */
-  private static int grown(int capacity) {
-    return Math.max(MIN_CAPACITY, (int) ((long) capacity * GROWTH_NUMERATOR / GROWTH_DENOMINATOR));
-  }
-
-  /** The capacity in slots a new segment has after {@code entries} inserts (and no removal): the growth rule's. */
-  static int capacityAfter(int entries) {
-    int capacity = MIN_CAPACITY;
-    while (overloaded(entries, capacity)) {
-      capacity = grown(capacity);
-    }
-    return capacity;
   }
 
   static int home(long fingerprint, int capacity) {
@@ -217,8 +186,8 @@ final class Segment {
       return table[2 * slot + 1] & ~REF_BIT;
     }
     int cap = table.length >>> 1;
-    if (overloaded(size + 1, cap)) {
-      resizeLocked(grown(cap));
+    if (SegmentGrowth.overloaded(size + 1, cap)) {
+      resizeLocked(SegmentGrowth.grown(cap));
       slot = find(table, fp);
     }
     int free = -slot - 1;

@@ -47,7 +47,7 @@ class SegmentGrowthTest {
         capacity = now;
         resizes++;
       }
-      assertEquals(Segment.capacityAfter(i), now, "the projection's rule is the segment's, at entry " + i);
+      assertEquals(SegmentGrowth.capacityAfter(i), now, "the projection's rule is the segment's, at entry " + i);
     }
     assertTrue(resizes > 20, "resizes " + resizes);
   }
@@ -56,7 +56,7 @@ class SegmentGrowthTest {
   void aGrownSegmentHoldsBetweenSixteenAndTwentyEntriesPerTwentyFiveSlots() {
     double lowest = 1;
     for (int n = 64; n <= 1_000_000; n += 7) {
-      double load = (double) n / Segment.capacityAfter(n);
+      double load = (double) n / SegmentGrowth.capacityAfter(n);
       assertTrue(load <= 0.8, n + " entries: load " + load);
       lowest = Math.min(lowest, load);
     }
@@ -67,7 +67,7 @@ class SegmentGrowthTest {
   @Test
   void aGrownSegmentCostsAtMostTwentySixBytesPerEntry() {
     for (int n = 1_000; n <= 100_000; n += 13) {
-      double bytesPerEntry = 16.0 * Segment.capacityAfter(n) / n;
+      double bytesPerEntry = 16.0 * SegmentGrowth.capacityAfter(n) / n;
       assertTrue(bytesPerEntry <= 26, n + " entries: " + bytesPerEntry + " B each");
     }
   }
