@@ -9,7 +9,6 @@ import dev.blockcache.api.CacheStats;
 import dev.blockcache.api.CachePriority;
 import dev.blockcache.api.ReadOptions;
 import dev.blockcache.bucket.alloc.BucketAllocator;
-import dev.blockcache.bucket.alloc.ItemSizes;
 import dev.blockcache.bucket.engine.ChannelIo;
 import dev.blockcache.bucket.engine.FileEngineOptions;
 import dev.blockcache.bucket.engine.IoEngine;
@@ -78,9 +77,6 @@ import java.util.function.LongSupplier;
  * <p>Thread-safety: safe for concurrent use by any number of threads.
  */
 public final class BucketCache implements BlockCache {
-  /** Bytes per engine segment to aim for: whole buckets, few enough segments for a small table, ~16 MiB each. */
-  private static final long TARGET_SEGMENT_BYTES = 16L << 20;
-
   private static final AtomicInteger INSTANCES = new AtomicInteger();
   /** Milliseconds between two IO warnings: one line per 10 s is enough to notice and cannot flood a log. */
   static final long WARN_INTERVAL_MS = 10_000;
@@ -126,7 +122,8 @@ public final class BucketCache implements BlockCache {
     if (config.writerInline() && !registry.makesMemoryEngine(config.ioEngine())) {
       throw inlineNeedsMemory(config);
     }
-    return create(config, registry.create(config.ioEngine(), engineCapacity(config), engineSegmentSize(config)));
+    return create(config, registry.create(config.ioEngine(), EngineGeometry.capacity(config),
+        EngineGeometry.segmentSize(config)));
   }
 
   /**
@@ -143,33 +140,9 @@ public final class BucketCache implements BlockCache {
     return cache;
   }
 
-  /** The bytes of engine {@link #create} makes for {@code config}: its capacity rounded down to whole buckets. */
-  public static long engineCapacity(BucketCacheConfig config) {
-    return ItemSizes.usableCapacity(config.capacity(), config.bucketSizes());
-  }
-
-  /** The engine segment size {@link #create} uses for {@code config}. */
-  public static int engineSegmentSize(BucketCacheConfig config) {
-    return segmentSize(config.bucketCapacity());
-  }
-
-  /**
-   * How many entries the index of a cache on an engine of {@code engineCapacity} bytes is laid out for: one per
-   * 64 KiB, between 1,024 and 2^20 (it grows past that on demand).
-   */
-  public static int expectedIndexEntries(long engineCapacity) {
-    return (int) Math.min(1 << 20, Math.max(1024, engineCapacity / (64 * 1024)));
-  }
-
   private static ConfigException inlineNeedsMemory(BucketCacheConfig config) {
     return new ConfigException(BucketCacheConfig.WRITER_INLINE, true, "true only with a memory engine such as heap or"
         + " offheap (" + config.ioEngine() + " is not one): other engines write on writer threads");
-  }
-
-  /** The engine segment size for a bucket size: a whole number of buckets, at most 2 GiB. */
-  static int segmentSize(long bucketCapacity) {
-    long buckets = Math.max(1, TARGET_SEGMENT_BYTES / bucketCapacity);
-    return (int) Math.min(buckets * bucketCapacity, (Integer.MAX_VALUE / bucketCapacity) * bucketCapacity);
   }
 
   /**
@@ -195,8 +168,8 @@ public final class BucketCache implements BlockCache {
     this.allocator = new BucketAllocator(Math.min(config.capacity(), engine.capacity()), config.bucketSizes());
     this.pins = new SlotPins(allocator::free);
     this.slots = new SlotGuard(engine, pins);
-    this.index = new BlockIndex(expectedIndexEntries(engine.capacity()),
-        SpaceReclaimer.sketchFor(config, expectedIndexEntries(engine.capacity())));
+    this.index = new BlockIndex(EngineGeometry.expectedIndexEntries(engine.capacity()),
+        SpaceReclaimer.sketchFor(config, EngineGeometry.expectedIndexEntries(engine.capacity())));
     this.release = new SlotRelease(stats, counters, slots);
     SpaceReclaimer reclaimer = new SpaceReclaimer(config, allocator, index, release.evicted, stats);
     Admission admission = new Admission(config, allocator.maxItemSize(), reclaimer, counters, clockMs);

@@ -1,11 +1,8 @@
 package dev.blockcache.bucket;
 
-import dev.blockcache.bucket.alloc.BucketAllocator;
 import dev.blockcache.bucket.alloc.ItemSizes;
 import dev.blockcache.config.Checks;
 import dev.blockcache.config.ConfigException;
-import java.util.Arrays;
-import java.util.stream.Collectors;
 
 /**
  * The configuration of the L2 {@code BucketCache}, with HBase's keys, meanings and defaults: the IO engine, the
@@ -136,18 +133,8 @@ public final class BucketCacheConfig {
           "an engine: heap, offheap, file:/path, files:/p1,/p2 or mmap:/path");
     }
     this.ioEngine = b.ioEngine.trim();
-    this.bucketSizes = checkBucketSizes(b.bucketSizes);
-    long bucketCapacity = ItemSizes.bucketCapacity(bucketSizes);
-    if (b.capacity < bucketCapacity) {
-      throw new ConfigException(SIZE, b.capacity + " bytes",
-          "at least one bucket (" + BucketAllocator.ITEMS_OF_LARGEST_PER_BUCKET + " x the largest item size = "
-          + bucketCapacity + " bytes)");
-    }
-    if (b.capacity > MAX_CAPACITY) {
-      throw new ConfigException(SIZE, b.capacity + " bytes", "at most " + MAX_CAPACITY + " bytes (" + MAX_CAPACITY_MB
-          + " MB, the 4 TiB the L2 index addresses)");
-    }
-    this.capacity = b.capacity;
+    this.bucketSizes = CapacityChecks.bucketSizes(b.bucketSizes);
+    this.capacity = CapacityChecks.capacity(b.capacity, bucketSizes);
     this.writerThreads = (int) Checks.between(WRITER_THREADS, b.writerThreads, 1, MAX_WRITER_THREADS);
     this.writerQueueLength = (int) Checks.between(WRITER_QUEUE_LENGTH, b.writerQueueLength, 1, 1 << 20);
     this.queueAdditionWaitTimeMs = Checks.between(QUEUE_ADDITION_WAIT_TIME, b.queueAdditionWaitTimeMs, 0, 60_000);
@@ -192,15 +179,6 @@ public final class BucketCacheConfig {
     this.admissionWindowMax = b.admissionWindowMax;
   }
 
-  private static int[] checkBucketSizes(int[] sizes) {
-    String problem = ItemSizes.problem(sizes);
-    if (problem != null) {
-      String text = sizes == null ? ""
-          : Arrays.stream(sizes).mapToObj(String::valueOf).collect(Collectors.joining(","));
-      throw new ConfigException(BUCKET_SIZES, text, "a comma-separated list of item sizes in bytes: " + problem);
-    }
-    return sizes.clone();
-  }
 
   /**
    * A builder with HBase's defaults.

@@ -1,6 +1,7 @@
 package dev.blockcache.sizing;
 
 import dev.blockcache.bucket.BucketCache;
+import dev.blockcache.bucket.EngineGeometry;
 import dev.blockcache.bucket.alloc.BucketAllocator;
 import dev.blockcache.bucket.engine.FileIoEngine;
 import dev.blockcache.bucket.engine.PageCache;
@@ -9,7 +10,7 @@ import dev.blockcache.bucket.engine.IoEngineRegistry;
 import dev.blockcache.bucket.engine.MmapIoEngine;
 import dev.blockcache.bucket.engine.OffHeapIoEngine;
 import dev.blockcache.bucket.format.BlockHeader;
-import dev.blockcache.bucket.index.BlockIndex;
+import dev.blockcache.bucket.index.IndexHeap;
 import dev.blockcache.bucket.BucketCacheConfig;
 import dev.blockcache.config.ConfigException;
 import dev.blockcache.config.L1Policy;
@@ -144,7 +145,7 @@ public final class CacheSizer {
 
   private static L2Fit l2Fit(BucketCacheConfig c, Machine m) {
     String scheme = IoEngineRegistry.withBuiltins().knownScheme(c.ioEngine());
-    long usable = BucketCache.engineCapacity(c);
+    long usable = EngineGeometry.capacity(c);
     // A one-bucket allocator answers size-class questions with the allocator's own code, allocating ~nothing.
     BucketAllocator oneBucket = new BucketAllocator(c.bucketCapacity(), c.bucketSizes());
     int stored = BlockHeader.headerLength(m.fileNameBytes()) + m.blockSize();
@@ -153,13 +154,13 @@ public final class CacheSizer {
     long perBucket = sizeClass < 0 ? 0 : oneBucket.itemsPerBucket(sizeClass);
     long buckets = usable / oneBucket.bucketCapacity();
     long blocks = buckets * perBucket;
-    long indexHeap = BlockIndex.projectedHeapBytes(BucketCache.expectedIndexEntries(usable), blocks);
+    long indexHeap = IndexHeap.projectedHeapBytes(EngineGeometry.expectedIndexEntries(usable), blocks);
     long queueHeap = (long) c.writerThreads() * c.writerQueueLength() * m.blockSize();
     List<String> files = new ArrayList<>();
     long fileBytes = 0;
     if (scheme.equals(FileIoEngine.SCHEME) || scheme.equals(FileIoEngine.STRIPED_SCHEME)) {
       FileIoEngine.paths(c.ioEngine()).forEach(p -> files.add(p.toString()));
-      fileBytes = FileIoEngine.fileSize(usable, BucketCache.engineSegmentSize(c), files.size(),
+      fileBytes = FileIoEngine.fileSize(usable, EngineGeometry.segmentSize(c), files.size(),
           PageCache.directIo(c.fileDirectIo()));
     } else if (scheme.equals(MmapIoEngine.SCHEME)) {
       FileIoEngine.paths(c.ioEngine()).forEach(p -> files.add(p.toString()));

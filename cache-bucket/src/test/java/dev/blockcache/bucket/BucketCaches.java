@@ -30,7 +30,7 @@ final class BucketCaches {
     try {
       IoEngine engine = IoEngineRegistry.withBuiltins(
           new FileEngineOptions(PageCache.directIo(config.fileDirectIo()), ChannelIo.PLAIN))
-          .create(config.ioEngine(), BucketCache.engineCapacity(config), BucketCache.engineSegmentSize(config));
+          .create(config.ioEngine(), EngineGeometry.capacity(config), EngineGeometry.segmentSize(config));
       return new BucketCache(config, engine, System::currentTimeMillis);
     } catch (IOException e) {
       throw new UncheckedIOException(e);

@@ -48,7 +48,7 @@ class FileIoErrorToleranceTest {
         .ioErrorsToleratedMs(TOLERATED_MS).build();
     long bucket = config.bucketCapacity();
     FileIoEngine engine = FileIoEngine.open(config.ioEngine(), (config.capacity() / bucket) * bucket,
-        BucketCache.segmentSize(bucket), FileEngineOptions.DEFAULTS.withIo(io));
+        EngineGeometry.segmentSize(bucket), FileEngineOptions.DEFAULTS.withIo(io));
     cache = new BucketCache(config, engine, clock::get);
   }
 

@@ -84,7 +84,7 @@ class InlineWriterTest {
     BucketCacheConfig config = BucketCaches.config("file:" + dir.resolve("cache.bin"), 8L << 20).writerInline(true)
         .build();
     try (IoEngine engine = IoEngineRegistry.withBuiltins().create(config.ioEngine(),
-        BucketCache.engineCapacity(config), BucketCache.engineSegmentSize(config))) {
+        EngineGeometry.capacity(config), EngineGeometry.segmentSize(config))) {
       ConfigException e = assertThrows(ConfigException.class, () -> BucketCache.create(config, engine));
       assertEquals(BucketCacheConfig.WRITER_INLINE, e.key());
     }

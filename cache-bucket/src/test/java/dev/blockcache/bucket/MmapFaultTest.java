@@ -53,8 +53,8 @@ class MmapFaultTest {
     file = dir.resolve("cache.mmap");
     BucketCacheConfig config = BucketCaches.config("mmap:" + file, 16L << 20).ioErrorsToleratedMs(TOLERATED_MS)
         .build();
-    MmapIoEngine engine = MmapIoEngine.open(config.ioEngine(), BucketCache.engineCapacity(config),
-        BucketCache.engineSegmentSize(config), FileEngineOptions.DEFAULTS);
+    MmapIoEngine engine = MmapIoEngine.open(config.ioEngine(), EngineGeometry.capacity(config),
+        EngineGeometry.segmentSize(config), FileEngineOptions.DEFAULTS);
     cache = new BucketCache(config, engine, clock::get);
   }
 

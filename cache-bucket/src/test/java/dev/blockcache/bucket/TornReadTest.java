@@ -72,7 +72,7 @@ class TornReadTest {
         .checksumVerify(false).build();
     long bucket = config.bucketCapacity();
     cache = new BucketCache(config, FileIoEngine.open(config.ioEngine(), (config.capacity() / bucket) * bucket,
-        BucketCache.segmentSize(bucket), FileEngineOptions.DEFAULTS.withIo(io)), System::currentTimeMillis);
+        EngineGeometry.segmentSize(bucket), FileEngineOptions.DEFAULTS.withIo(io)), System::currentTimeMillis);
     BlockKey key = BlockKey.of("f", 0);
     ByteBuf source = Blocks.payload(key, 4000);
     try {

@@ -36,14 +36,14 @@ import java.util.function.LongUnaryOperator;
  * cache's header check fails and it reports a miss. The caller must not remove the mapping on that mismatch (it is
  * the first key's, and still valid); if it does, only a cached block is lost.
  *
- * <p><b>Memory layout.</b> {@link #segmentCount()} = fileGroups * 2^SUB_BITS
- * segments, fileGroups = expectedEntries / {@value #ENTRIES_PER_FILE_GROUP} rounded to a power of two in
- * [{@value #MIN_FILE_GROUPS}, {@value #MAX_FILE_GROUPS}] (1,024 groups, 8,192 segments at 1M entries). Each
- * {@link Segment} is an open-addressing table over one {@code long[]} of 16-byte slots (fingerprint, entry word),
- * linear probing, backward-shift delete, grown by 5/4 at load 4/5, so its load stays in [0.64, 0.8]: 20-25 B per
- * entry, plus ~{@value #SEGMENT_OVERHEAD_BYTES} B per segment (~1 B per entry at 1M). The CLOCK reference bit is bit
- * 63 of the entry word (free in every {@link IndexEntry}); no side arrays. Segments start at 8 slots and grow on
- * demand: {@code expectedEntries} only sets how many there are, so one big file does not leave the others
+ * <p><b>Memory layout</b> ({@link IndexHeap}). {@link #segmentCount()} = fileGroups * 2^SUB_BITS segments,
+ * fileGroups = expectedEntries / {@value IndexHeap#ENTRIES_PER_FILE_GROUP} rounded to a power of two in
+ * [{@value IndexHeap#MIN_FILE_GROUPS}, {@value IndexHeap#MAX_FILE_GROUPS}] (1,024 groups, 8,192 segments at 1M
+ * entries). Each {@link Segment} is an open-addressing table over one {@code long[]} of 16-byte slots (fingerprint,
+ * entry word), linear probing, backward-shift delete, grown by 5/4 at load 4/5, so its load stays in [0.64, 0.8]:
+ * 20-25 B per entry, plus ~{@value IndexHeap#SEGMENT_OVERHEAD_BYTES} B per segment (~1 B per entry at 1M). The CLOCK
+ * reference bit is bit 63 of the entry word (free in every {@link IndexEntry}); no side arrays. Segments start at 8
+ * slots and grow on demand: {@code expectedEntries} only sets how many there are, so one big file does not leave the others
  * pre-allocated and empty.
  *
  * <p><b>Per-file removal.</b> All blocks of a file fall in the {@value #SUB_BITS_POW} segments of its file group;
@@ -109,17 +109,6 @@ public final class BlockIndex {
   /** Key-hash bits that pick the stripe inside a file group: 8 stripes, so one huge file uses 8 locks. */
   public static final int SUB_BITS = 3;
   static final int SUB_BITS_POW = 1 << SUB_BITS;
-  /** Entries per file group at expectedEntries: bounds what removeFile scans (~1,000 entries). */
-  static final int ENTRIES_PER_FILE_GROUP = 1024;
-  /**
-   * Fewest file groups: 2 (16 segments). A small index's groups hold fewer than {@value #ENTRIES_PER_FILE_GROUP}
-   * entries anyway, so removeFile stays short, and the empty index's fixed heap follows the capacity (~4 KiB here).
-   */
-  static final int MIN_FILE_GROUPS = 2;
-  /** Most file groups: 4,096 (32,768 segments, ~4.5 MB of fixed overhead) caps the empty-index cost. */
-  static final int MAX_FILE_GROUPS = 4096;
-  /** Estimated heap of an empty segment beyond its slots (Segment, StampedLock, counters, array header). */
-  static final int SEGMENT_OVERHEAD_BYTES = 136;
 
   private static final int KEY_BITS = 64 - TAG_BITS;
   private static final long KEY_MASK = (1L << KEY_BITS) - 1;
@@ -156,7 +145,7 @@ public final class BlockIndex {
     if (expectedEntries < 0) {
       throw new IllegalArgumentException("expectedEntries must be >= 0, was " + expectedEntries);
     }
-    int groups = fileGroupsFor(expectedEntries);
+    int groups = IndexHeap.fileGroupsFor(expectedEntries);
     this.groupMask = groups - 1;
     for (int p = 0; p < CachePriority.COUNT; p++) {
       bytes[p] = new LongAdder();
@@ -169,12 +158,6 @@ public final class BlockIndex {
     for (int i = 0; i < segments.length; i++) {
       segments[i] = new Segment(size, bytes, window);
     }
-  }
-
-  /** File groups of an index laid out for {@code expectedEntries}: see "Memory layout" in the class notes. */
-  private static int fileGroupsFor(int expectedEntries) {
-    int groups = Integer.highestOneBit(Math.max(1, expectedEntries / ENTRIES_PER_FILE_GROUP) * 2 - 1);
-    return Math.min(MAX_FILE_GROUPS, Math.max(MIN_FILE_GROUPS, groups));
   }
 
   /** The stored fingerprint of {@code key} (layout in the class notes); never 0. */
@@ -420,41 +403,16 @@ public final class BlockIndex {
     return bytes[p.ordinal()].sum();
   }
 
-  /** Estimated heap taken by the index: slot arrays and per-segment objects (compressed oops assumed). */
+  /**
+   * Estimated heap taken by the index: slot arrays and per-segment objects (compressed oops assumed); an index's
+   * heap before it exists is {@link IndexHeap#projectedHeapBytes}.
+   */
   public long heapBytes() {
     long slots = 0;
     for (Segment s : segments) {
       slots += s.capacityForMetrics();
     }
-    return heapBytes(segments.length, slots) + (sketch == null ? 0 : sketch.heapBytes());
-  }
-
-  /** The heap {@link #heapBytes()} counts for {@code segments} segments holding {@code slots} slots in all. */
-  private static long heapBytes(int segments, double slots) {
-    return 16L + (4L + SEGMENT_OVERHEAD_BYTES) * segments + Math.round(16 * slots);
-  }
-
-  /**
-   * The {@link #heapBytes()} an index laid out for {@code expectedEntries} is expected to report once it holds
-   * {@code entries} entries of keys spread over many files (no removals). Keys fall into segments at random, so a
-   * segment's count is Poisson-distributed around {@code entries / segmentCount}; the projection is the expected
-   * table capacity under the segments' own growth rule, plus the same fixed overheads {@link #heapBytes()} counts.
-   * Keys clumped in large files vary more between segments (a file's keys share its group's segments): measured
-   * -13% to +20% against this projection at 100 to 16,000 blocks per file ({@code ProjectedIndexHeapTest}).
-   *
-   * @throws IllegalArgumentException if an argument is negative or a segment would exceed 2^30 entries
-   */
-  public static long projectedHeapBytes(int expectedEntries, long entries) {
-    if (expectedEntries < 0 || entries < 0) {
-      throw new IllegalArgumentException("expected entries " + expectedEntries + " and entries " + entries
-          + " must be >= 0");
-    }
-    int segments = fileGroupsFor(expectedEntries) << SUB_BITS;
-    double mean = (double) entries / segments;
-    if (mean > (1 << 30)) {
-      throw new IllegalArgumentException(entries + " entries exceed 2^30 per segment");
-    }
-    return heapBytes(segments, segments * SegmentGrowth.expectedCapacity(mean));
+    return IndexHeap.heapBytes(segments.length, slots) + (sketch == null ? 0 : sketch.heapBytes());
   }
 
   /** Visits every entry as (segment, fingerprint, entry), one segment at a time under its read lock. */

@@ -65,29 +65,6 @@ final class Segment {
     this.totalWindow = totalWindow;
   }
 
-  static int home(long fingerprint, int capacity) {
-    return (int) (((fingerprint & 0xFFFF_FFFFL) * capacity) >>> 32);
-  }
-
-  /** The slot holding {@code fp} in {@code t}, or {@code -(empty slot that ends the probe) - 1}. Bounded by capacity. */
-  private static int find(long[] t, long fp) {
-    int cap = t.length >>> 1;
-    int i = home(fp, cap);
-    for (int n = 0; n < cap; n++) {
-      long f = t[2 * i];
-      if (f == fp) {
-        return i;
-      }
-      if (f == 0) {
-        return -i - 1;
-      }
-      if (++i == cap) {
-        i = 0;
-      }
-    }
-    return Integer.MIN_VALUE; // full table: only seen by a racing optimistic read, which then fails validation
-  }
-
   /** What a lookup does to the entry it finds. */
   enum Access {
     /** Sets the reference bit and promotes a SINGLE entry to MULTI: a read of the block. */
@@ -108,7 +85,7 @@ final class Segment {
     long stamp = lock.tryOptimisticRead();
     if (stamp != 0) {
       t = table;
-      slot = find(t, fp);
+      slot = LinearProbe.find(t, fp);
       stored = slot >= 0 ? t[2 * slot + 1] : 0;
       if (!lock.validate(stamp)) {
         stamp = 0;
@@ -122,7 +99,7 @@ final class Segment {
       stamp = lock.readLock();
       try {
         t = table;
-        slot = find(t, fp);
+        slot = LinearProbe.find(t, fp);
         stored = slot >= 0 ? t[2 * slot + 1] : 0;
       } finally {
         lock.unlockRead(stamp);
@@ -149,7 +126,7 @@ final class Segment {
     long stamp = lock.writeLock();
     try {
       long[] t = table;
-      int slot = find(t, fp);
+      int slot = LinearProbe.find(t, fp);
       if (slot < 0) {
         return IndexEntry.ABSENT; // removed since the lookup
       }
@@ -181,14 +158,14 @@ final class Segment {
   }
 
   private long putIfAbsentLocked(long fp, long entry) {
-    int slot = find(table, fp);
+    int slot = LinearProbe.find(table, fp);
     if (slot >= 0) {
       return table[2 * slot + 1] & ~REF_BIT;
     }
     int cap = table.length >>> 1;
     if (SegmentGrowth.overloaded(size + 1, cap)) {
       resizeLocked(SegmentGrowth.grown(cap));
-      slot = find(table, fp);
+      slot = LinearProbe.find(table, fp);
     }
     int free = -slot - 1;
     table[2 * free] = fp;
@@ -231,7 +208,7 @@ final class Segment {
     for (int i = 0; i < old.length; i += 2) {
       long fp = old[i];
       if (fp != 0) {
-        int j = home(fp, newCapacity);
+        int j = LinearProbe.home(fp, newCapacity);
         while (t[2 * j] != 0) {
           if (++j == newCapacity) {
             j = 0;
@@ -248,7 +225,7 @@ final class Segment {
   boolean remove(long fp, long entry) {
     long stamp = lock.writeLock();
     try {
-      int slot = find(table, fp);
+      int slot = LinearProbe.find(table, fp);
       if (slot < 0 || (table[2 * slot + 1] & ~REF_BIT) != entry) {
         return false;
       }
@@ -277,7 +254,7 @@ final class Segment {
       if (f == 0) {
         break;
       }
-      int h = home(f, cap);
+      int h = LinearProbe.home(f, cap);
       // The entry at j may fill the hole unless its home lies cyclically in (hole, j].
       boolean homeAfterHole = hole <= j ? (hole < h && h <= j) : (hole < h || h <= j);
       if (!homeAfterHole) {
@@ -308,7 +285,7 @@ final class Segment {
   boolean leaveWindow(long fp, long entry) {
     long stamp = lock.writeLock();
     try {
-      int slot = find(table, fp);
+      int slot = LinearProbe.find(table, fp);
       if (slot < 0 || (table[2 * slot + 1] & ~REF_BIT) != entry || !IndexEntry.inWindow(entry)) {
         return false;
       }
@@ -396,7 +373,7 @@ final class Segment {
       }
       hand.slot = i < cap ? i : 0;
       for (int v = 0; v < victims; v++) {
-        int slot = find(table, hand.victims[v]);
+        int slot = LinearProbe.find(table, hand.victims[v]);
         long entry = table[2 * slot + 1] & ~REF_BIT; // present: we hold the lock since choosing it
         deleteLocked(slot);
         removed.add(entry);

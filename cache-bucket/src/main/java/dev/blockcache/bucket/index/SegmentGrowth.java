@@ -2,7 +2,7 @@ package dev.blockcache.bucket.index;
 
 /**
  * The growth rule of a {@link Segment}'s table, and the capacity it implies: what {@link Segment} applies on insert
- * and what {@link BlockIndex#projectedHeapBytes} projects without building an index.
+ * and what {@link IndexHeap#projectedHeapBytes} projects without building an index.
  *
  * <p>Thread-safety: stateless.
  */

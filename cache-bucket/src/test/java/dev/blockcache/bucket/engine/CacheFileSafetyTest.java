@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.blockcache.bucket.BucketCache;
+import dev.blockcache.bucket.EngineGeometry;
 import dev.blockcache.bucket.BucketCacheConfig;
 import dev.blockcache.config.ConfigException;
 import java.io.IOException;
@@ -131,9 +132,9 @@ class CacheFileSafetyTest {
     try (BucketCache cache = BucketCache.create(config)) {
       long onDisk = Files.size(a) + (scheme.equals("files") ? Files.size(b) : 0);
       int files = scheme.equals("files") ? 2 : 1;
-      assertEquals(BucketCache.engineCapacity(config) + (long) files * CacheFileHeader.LENGTH, onDisk);
+      assertEquals(EngineGeometry.capacity(config) + (long) files * CacheFileHeader.LENGTH, onDisk);
       assertTrue(onDisk <= config.capacity() + (long) files * CacheFileHeader.LENGTH, onDisk + " bytes on disk");
-      assertEquals(BucketCache.engineCapacity(config), cache.capacity());
+      assertEquals(EngineGeometry.capacity(config), cache.capacity());
     }
   }
 }

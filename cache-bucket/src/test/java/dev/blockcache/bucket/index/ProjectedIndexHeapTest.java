@@ -11,7 +11,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link BlockIndex#projectedHeapBytes} against the {@link BlockIndex#heapBytes()} of a real index filled with as many
+ * {@link IndexHeap#projectedHeapBytes} against the {@link BlockIndex#heapBytes()} of a real index filled with as many
  * keys of many files: the projection the sizing report uses must track the index's own growth.
  *
  * <p>Measured once beyond what is asserted: with 100 to 16,000 blocks per file the files' clumping into file groups
@@ -38,13 +38,13 @@ class ProjectedIndexHeapTest {
       index.putIfAbsent(key, e);
     }
     long real = index.heapBytes();
-    long projected = BlockIndex.projectedHeapBytes(expected, index.size());
+    long projected = IndexHeap.projectedHeapBytes(expected, index.size());
     assertEquals(real, projected, real * 0.03, "real " + real + " B, projected " + projected + " B");
   }
 
   @Test
   void negativeArgumentsAreRefused() {
-    assertThrows(IllegalArgumentException.class, () -> BlockIndex.projectedHeapBytes(-1, 10));
-    assertThrows(IllegalArgumentException.class, () -> BlockIndex.projectedHeapBytes(10, -1));
+    assertThrows(IllegalArgumentException.class, () -> IndexHeap.projectedHeapBytes(-1, 10));
+    assertThrows(IllegalArgumentException.class, () -> IndexHeap.projectedHeapBytes(10, -1));
   }
 }
