@@ -9,7 +9,6 @@ import java.nio.ByteBuffer;
 import org.apache.hadoop.hbase.io.ByteBuffAllocator;
 import org.apache.hadoop.hbase.io.hfile.Cacheable;
 import org.apache.hadoop.hbase.io.hfile.CacheableDeserializer;
-import org.apache.hadoop.hbase.io.hfile.CacheableDeserializerIdManager;
 import org.apache.hadoop.hbase.nio.ByteBuff;
 import org.apache.hadoop.hbase.nio.SingleByteBuff;
 import org.slf4j.Logger;
@@ -36,6 +35,7 @@ final class BlockReader {
   private static final Logger LOG = LoggerFactory.getLogger(BlockReader.class);
 
   private final BucketCache l2;
+  private final KnownDeserializers deserializers = new KnownDeserializers();
 
   BlockReader(BucketCache l2) {
     this.l2 = l2;
@@ -48,7 +48,7 @@ final class BlockReader {
       return null;
     }
     int id = SerializedBlock.deserializerId(view);
-    CacheableDeserializer<Cacheable> deserializer = CacheableDeserializerIdManager.getDeserializer(id);
+    CacheableDeserializer<Cacheable> deserializer = deserializers.get(id);
     if (deserializer == null) {
       view.release();
       LOG.warn("L2 block {} names deserializer {}, unknown to this JVM: evicted, served as a miss", key, id);

@@ -11,8 +11,9 @@ import java.util.Set;
  * rows, the L1 benchmark's prebuilt-key rows and scoped-read variants, the L2 get benchmark's copy-to-heap
  * variant); the file engine's two-thread gets; thread
  * counts of the thread-scaling experiment between the ones that give its shape; the region benchmark's
- * (cache-hbase-bench) {@code file:} L2, scans and dataset at 4x the L2, which keep its share of the suite's time to
- * its offheap gets; and, whole, the experiments named in {@link #fullModeOnly}. They run in full mode and on request.
+ * (cache-hbase-bench) {@code file:} L2, scans, two-thread gets and dataset at 4x the L2, which keep its share of the
+ * suite's time to its offheap gets at one thread (the paired region benchmark gives the ratio at both thread counts);
+ * and, whole, the experiments named in {@link #fullModeOnly}. They run in full mode and on request.
  * Every competitor a target names, and every cell an experiment's report needs, stays in.
  *
  * <p>Thread-safety: immutable.
@@ -43,11 +44,15 @@ public final class QuickCells {
       new Restriction(Map.of("competitor", List.of("OURS", "RAW_FILECHANNEL", "HBASE_BUCKET")), Set.of("get1Thread")),
       "dev.blockcache.jmh.experiments.ThreadScalingExperiment",
       new Restriction(Map.of(), Set.of("threads05", "threads20", "threads75")),
-      // cache-hbase-bench: gets at 1 and 2 threads from an L2 that holds the dataset, HBase's BucketCache against
-      // ours offheap (the dataset at 4x the L2 runs in full mode).
+      // cache-hbase-bench: gets at 1 thread from an L2 that holds the dataset, HBase's BucketCache against ours
+      // offheap, one fork each, for each L2's own figures (ops/s, p99, allocation, heap); their ratio at 1 and 2
+      // threads comes from RegionPairBenchmark, ours offheap against HBase's in one fork (its floor, the dataset at
+      // 4x the L2 and the other L2s run in full mode).
       "dev.blockcache.hbase.bench.RegionGetBenchmark",
       new Restriction(Map.of("competitor", List.of("HBASE_BUCKET", "OURS_OFFHEAP"), "dataset", List.of("IN_CACHE")),
-          Set.of("getT1", "getT2")));
+          Set.of("getT1")),
+      "dev.blockcache.hbase.bench.RegionPairBenchmark",
+      new Restriction(Map.of("competitor", List.of("OURS_OFFHEAP")), Set.of()));
 
   /**
    * Benchmark classes the quick suite leaves out whole (long experiments that run in full mode); a quick run whose
@@ -58,7 +63,8 @@ public final class QuickCells {
 
   /**
    * Where the smoke run ({@code bench.smoke}, CI's proof that every benchmark runs and reports) differs from the
-   * quick cells: the L2 get benchmark's copy-to-heap variant and the region benchmark's scans run too, and the
+   * quick cells: the L2 get benchmark's copy-to-heap variant and the region benchmark's scans and two-thread gets run
+   * too, and the
    * full-mode-only experiment runs its smallest thread count.
    */
   private static final Map<String, Restriction> SMOKE_BY_CLASS = Map.of(
@@ -76,6 +82,7 @@ public final class QuickCells {
    */
   private static final Map<String, Duration> QUICK_WARMUP = Map.of(
       "dev.blockcache.hbase.bench.RegionGetBenchmark", Duration.ofSeconds(10),
+      "dev.blockcache.hbase.bench.RegionPairBenchmark", Duration.ofSeconds(10),
       "dev.blockcache.hbase.bench.RegionThreadScalingExperiment", Duration.ofSeconds(10));
 
   private QuickCells() {

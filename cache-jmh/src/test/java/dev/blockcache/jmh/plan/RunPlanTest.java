@@ -3,6 +3,7 @@ package dev.blockcache.jmh.plan;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
@@ -44,15 +45,22 @@ class RunPlanTest {
   void theRegionBenchmarkRunsApartWithTheWarmupItNeedsAndTheOthersKeepTheModes() {
     List<String> benchmarks = new ArrayList<>(BENCHMARKS);
     benchmarks.add("dev.blockcache.hbase.bench.RegionGetBenchmark.getT1");
+    benchmarks.add("dev.blockcache.hbase.bench.RegionGetBenchmark.getT2");
     benchmarks.add("dev.blockcache.hbase.bench.RegionGetBenchmark.scanT1");
+    benchmarks.add("dev.blockcache.hbase.bench.RegionPairBenchmark.getT1");
+    benchmarks.add("dev.blockcache.hbase.bench.RegionPairBenchmark.getT2");
     List<RunPlan.Run> runs = RunPlan.quick(".*", benchmarks).runs();
 
-    RunPlan.Run region = runs.stream()
-        .filter(r -> selects(r, "dev.blockcache.hbase.bench.RegionGetBenchmark.getT1")).findFirst().orElseThrow();
+    RunPlan.Run region = run(runs, "dev.blockcache.hbase.bench.RegionGetBenchmark.getT1");
     assertEquals(Duration.ofSeconds(10), region.quickWarmup());
-    assertEquals(1, region.includes().size(), "the scan is not a quick cell");
+    assertEquals(1, region.includes().size(), "two-thread gets and scans are not quick cells");
+    RunPlan.Run pair = run(runs, "dev.blockcache.hbase.bench.RegionPairBenchmark.getT1");
+    assertNotSame(region, pair, "each region class runs apart");
+    assertEquals(Duration.ofSeconds(10), pair.quickWarmup());
+    assertTrue(selects(pair, "dev.blockcache.hbase.bench.RegionPairBenchmark.getT2"), "both thread counts");
+    assertEquals(List.of("OURS_OFFHEAP"), pair.params().get("competitor"), "the floor runs in full mode");
     for (RunPlan.Run run : runs) {
-      if (run != region) {
+      if (run != region && run != pair) {
         assertEquals(Duration.ZERO, run.quickWarmup(), run.includes().toString());
       }
     }
