@@ -1,5 +1,7 @@
 package dev.blockcache.bucket.alloc;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 
 /**
@@ -39,7 +41,11 @@ import java.util.Arrays;
  * <p>Thread-safety: thread-safe, with <b>one lock</b> for the whole allocator. Every operation is O(1) and short
  * (tens of nanoseconds); the callers are the L2 writer threads and eviction, never the get path, and one lock keeps
  * migration between classes simple. Per-class locks would need a second lock for the unassigned pool and a lock order
- * for the moment a bucket changes class, for no measured gain.
+ * for the moment a bucket changes class, for no measured gain. The one exception is {@link #hasRoomFor}, asked before
+ * every insert (admission, and the admission window's choice after a write): it reads two list heads without the
+ * lock. The heads are written only under the lock, with opaque stores, and read there plainly or, by
+ * {@link #hasRoomFor}, with opaque loads, so it sees each head as some recent value of it: the snapshot its contract
+ * promises, at no lock per insert.
  */
 public final class BucketAllocator {
   /** Item sizes are multiples of this many bytes, as in HBase. */
@@ -55,6 +61,8 @@ public final class BucketAllocator {
 
   private static final int UNASSIGNED = -1;
   private static final int NONE = -1;
+  /** Opaque access to {@code head}'s elements, for {@link #hasRoomFor}'s read without the lock. */
+  private static final VarHandle HEADS = MethodHandles.arrayElementVarHandle(int[].class);
 
   private final int[] itemSizes;
   /** Size class by 256-byte unit of length (see {@link #classTable}), or null for very large items. */
@@ -221,7 +229,8 @@ public final class BucketAllocator {
 
   /**
    * Whether {@link #allocate} of {@code length} bytes would succeed now: its class has a free item or a bucket is
-   * unassigned. A snapshot: concurrent allocations and frees may change the answer before the caller acts on it.
+   * unassigned. A snapshot, read without the lock: concurrent allocations and frees may change the answer before
+   * (or while) the caller acts on it.
    *
    * @throws IllegalArgumentException if {@code length <= 0} or {@code length > maxItemSize()}
    */
@@ -230,9 +239,12 @@ public final class BucketAllocator {
     if (length <= 0 || c < 0) {
       throw new IllegalArgumentException("length " + length + " is not in [1, " + maxItemSize() + "]");
     }
-    synchronized (lock) {
-      return head[c] != NONE || head[itemSizes.length] != NONE;
-    }
+    return headOf(c) != NONE || headOf(itemSizes.length) != NONE;
+  }
+
+  /** The head of list {@code list}, read without the lock (see the class notes). */
+  private int headOf(int list) {
+    return (int) HEADS.getOpaque(head, list);
   }
 
   /** Counts an item of bucket {@code b} (class {@code c}) whose free bit was just cleared. */
@@ -457,14 +469,14 @@ public final class BucketAllocator {
     if (h != NONE) {
       prev[h] = b;
     }
-    head[list] = b;
+    HEADS.setOpaque(head, list, b);
   }
 
   private void unlinkLocked(int list, int b) {
     int p = prev[b];
     int n = next[b];
     if (p == NONE) {
-      head[list] = n;
+      HEADS.setOpaque(head, list, n);
     } else {
       next[p] = n;
     }

@@ -12,6 +12,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
 class BucketAllocatorTest {
@@ -319,5 +322,63 @@ class BucketAllocatorTest {
     assertTrue(errors.isEmpty(), errors::toString);
     assertEquals(0, a.stats().usedItemBytes());
     assertEquals(0, a.stats().blockBytes());
+  }
+  @Test
+  void hasRoomForAgreesWithAllocateAsClassesFillAndEmpty() {
+    BucketAllocator a = new BucketAllocator(2 * 16 * K, SMALL); // two buckets
+    List<Long> taken = new ArrayList<>();
+    while (a.hasRoomFor(4 * K)) {
+      long offset = a.allocate(4 * K);
+      assertNotEquals(-1, offset, "hasRoomFor said yes");
+      taken.add(offset);
+    }
+    assertEquals(-1, a.allocate(4 * K), "hasRoomFor said no");
+    assertEquals(8, taken.size());
+    assertFalse(a.hasRoomFor(K), "no bucket left for another class either");
+
+    a.free(taken.remove(0), 4 * K);
+    assertTrue(a.hasRoomFor(4 * K), "a freed item is room again");
+    assertFalse(a.hasRoomFor(K), "its bucket still belongs to the 4 KiB class");
+    for (long offset : taken.subList(0, 3)) {
+      a.free(offset, 4 * K);
+    }
+    assertTrue(a.hasRoomFor(K), "an emptied bucket is unassigned again");
+  }
+
+  @Test
+  void hasRoomForReadByAnotherThreadDuringAllocationsSettlesOnTheTruth() throws Exception {
+    BucketAllocator a = new BucketAllocator(8 * 16 * K, SMALL);
+    AtomicBoolean done = new AtomicBoolean();
+    CountDownLatch reading = new CountDownLatch(1);
+    Thread reader = new Thread(() -> {
+      while (!done.get()) {
+        a.hasRoomFor(2 * K);
+        reading.countDown();
+      }
+    });
+    reader.start();
+    assertTrue(reading.await(10, TimeUnit.SECONDS), "the reader started");
+    List<Long> taken = new ArrayList<>();
+    SplittableRandom random = new SplittableRandom(7);
+    try {
+      for (int round = 0; round < 20_000; round++) {
+        long offset = a.allocate(2 * K);
+        if (offset >= 0) {
+          taken.add(offset);
+        }
+        if (offset < 0 || random.nextInt(3) == 0) {
+          a.free(taken.remove(random.nextInt(taken.size())), 2 * K);
+        }
+      }
+    } finally {
+      done.set(true);
+      reader.join();
+    }
+    while (a.allocate(2 * K) >= 0) {
+      // fill every bucket
+    }
+    assertFalse(a.hasRoomFor(2 * K), "a full allocator has no room, whatever was read concurrently");
+    a.free(taken.get(0), 2 * K);
+    assertTrue(a.hasRoomFor(2 * K), "and a free makes room");
   }
 }
