@@ -1,6 +1,5 @@
 package dev.blockcache.hbase.bench;
 
-import dev.blockcache.jmh.BenchmarkDefaults;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,7 +9,6 @@ import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.regionserver.RegionScanner;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
@@ -18,7 +16,6 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
-import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.Blackhole;
 
@@ -51,20 +48,8 @@ import org.openjdk.jmh.infra.Blackhole;
  *
  * <p>Thread-safety: the region and caches are shared by the benchmark threads and are thread-safe.
  */
-@Fork(value = 2, jvmArgsAppend = {
-    "-Xms" + RegionGetBenchmark.HEAP, "-Xmx" + RegionGetBenchmark.HEAP, "-XX:+AlwaysPreTouch",
-    "-XX:+UseTransparentHugePages",
-    "--add-opens", "java.base/java.nio=ALL-UNNAMED",
-    "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
-    "--add-opens", "java.base/java.lang=ALL-UNNAMED",
-    "--add-opens", "java.base/jdk.internal.ref=ALL-UNNAMED",
-    "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
-    "-Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true"})
-@Warmup(iterations = 8, time = 2)
 @State(Scope.Benchmark)
-public class RegionGetBenchmark extends BenchmarkDefaults {
-  /** Heap of every fork: the region, the L1 and the memstore that writes the dataset once, with room to spare. */
-  static final String HEAP = "1g";
+public class RegionGetBenchmark extends RegionBenchmarkDefaults {
   /** Rows per scan. */
   static final int SCAN_ROWS = 10;
   /**

@@ -1,11 +1,9 @@
 package dev.blockcache.hbase.bench;
 
-import dev.blockcache.jmh.BenchmarkDefaults;
 import java.io.IOException;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
@@ -13,7 +11,6 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
-import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.Blackhole;
 
@@ -33,18 +30,8 @@ import org.openjdk.jmh.infra.Blackhole;
  *
  * <p>Thread-safety: the regions and caches are shared by the benchmark threads and are thread-safe.
  */
-@Fork(value = 2, jvmArgsAppend = {
-    "-Xms" + RegionGetBenchmark.HEAP, "-Xmx" + RegionGetBenchmark.HEAP, "-XX:+AlwaysPreTouch",
-    "-XX:+UseTransparentHugePages",
-    "--add-opens", "java.base/java.nio=ALL-UNNAMED",
-    "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
-    "--add-opens", "java.base/java.lang=ALL-UNNAMED",
-    "--add-opens", "java.base/jdk.internal.ref=ALL-UNNAMED",
-    "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
-    "-Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true"})
-@Warmup(iterations = 8, time = 2)
 @State(Scope.Benchmark)
-public class RegionPairBenchmark extends BenchmarkDefaults {
+public class RegionPairBenchmark extends RegionBenchmarkDefaults {
   /** Random gets per side of the setup's JIT warm-up. */
   private static final int WARMUP_GETS = 10_000;
 

@@ -1,11 +1,9 @@
 package dev.blockcache.hbase.bench;
 
-import dev.blockcache.jmh.BenchmarkDefaults;
 import java.io.IOException;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.Param;
@@ -14,7 +12,6 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
-import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.Blackhole;
 
@@ -41,18 +38,8 @@ import org.openjdk.jmh.infra.Blackhole;
  *
  * <p>Thread-safety: the region and caches are shared by the benchmark threads and are thread-safe.
  */
-@Fork(value = 2, jvmArgsAppend = {
-    "-Xms" + RegionGetBenchmark.HEAP, "-Xmx" + RegionGetBenchmark.HEAP, "-XX:+AlwaysPreTouch",
-    "-XX:+UseTransparentHugePages",
-    "--add-opens", "java.base/java.nio=ALL-UNNAMED",
-    "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
-    "--add-opens", "java.base/java.lang=ALL-UNNAMED",
-    "--add-opens", "java.base/jdk.internal.ref=ALL-UNNAMED",
-    "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
-    "-Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true"})
-@Warmup(iterations = 8, time = 2)
 @State(Scope.Benchmark)
-public class RegionThreadScalingExperiment extends BenchmarkDefaults {
+public class RegionThreadScalingExperiment extends RegionBenchmarkDefaults {
   /** Rows per multi-get, as in the published test. */
   static final int ROWS_PER_GET = 100;
   /** Multi-gets of the setup's JIT warm-up. */
