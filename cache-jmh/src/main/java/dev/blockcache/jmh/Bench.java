@@ -119,7 +119,7 @@ public final class Bench {
     Map<String, List<String>> userParams = parseParams(System.getProperty("bench.params", ""));
 
     List<RunPlan.Run> runs = !userParams.isEmpty() || mode == Mode.FULL
-        ? List.of(new RunPlan.Run(List.of(include), userParams, RunPlan.quickWarmup(include)))
+        ? List.of(new RunPlan.Run(List.of(include), userParams, RunPlan.quickWarmup(include), 0))
         : mode == Mode.SMOKE ? RunPlan.smoke(include).runs() : RunPlan.quick(include).runs();
     List<Path> parts = new ArrayList<>();
     for (int i = 0; i < runs.size(); i++) {
@@ -152,6 +152,9 @@ public final class Bench {
     mode.apply(options);
     if (mode == Mode.QUICK && !run.quickWarmup().isZero()) {
       options.warmupIterations((int) run.quickWarmup().toSeconds()).warmupTime(TimeValue.seconds(1));
+    }
+    if (mode == Mode.QUICK && run.quickForks() > 0) {
+      options.forks(run.quickForks());
     }
     addProfiler(options, System.getProperty("bench.prof", ""));
     String extraFlags = System.getProperty("bench.jvmArgs", "").trim();

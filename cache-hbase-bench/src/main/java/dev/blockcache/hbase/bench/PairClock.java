@@ -1,8 +1,8 @@
 package dev.blockcache.hbase.bench;
 
 import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.util.Arrays;
+import org.HdrHistogram.Histogram;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Scope;
@@ -22,8 +22,12 @@ import org.openjdk.jmh.infra.ThreadParams;
  * <p>Aux counters, as {@link RegionLatency} publishes them (each thread's figure divided by threads × iterations ×
  * forks, so JMH's sums are means): {@code hbaseUsPerGet} and {@code competitorUsPerGet}, wall time per get of each
  * side; {@code speedup}, HBase's wall time per get over the competitor's (above 1: the competitor is faster);
- * {@code cpuSpeedup}, the same by CPU time; {@code hbaseHeapBytesPerBlock} and {@code competitorHeapBytesPerBlock},
- * each L2's heap per cached block as its {@link RegionStack} measured it when the trial opened.
+ * {@code cpuSpeedup}, the same by CPU time; {@code hbaseP99Us} and {@code competitorP99Us}, each side's 99th
+ * percentile get latency in an HdrHistogram (the mean over threads of each thread's p99, as {@link RegionLatency}
+ * gives it); {@code hbaseBytesPerGet} and {@code competitorBytesPerGet}, the heap each side's gets allocate (the
+ * thread's allocation counter, read at each batch's ends); {@code hbaseHeapBytesPerBlock} and
+ * {@code competitorHeapBytesPerBlock}, each L2's heap per cached block as its {@link RegionStack} measured it when the
+ * trial opened.
  *
  * <p>Thread-safety: one instance per benchmark thread ({@link Scope#Thread}).
  */
@@ -35,22 +39,32 @@ public class PairClock {
   static final int HBASE = 0;
   static final int COMPETITOR = 1;
 
-  private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+  /** Longest latency the histograms record: 10 s in ns; 3 significant digits. */
+  private static final long MAX_NANOS = 10_000_000_000L;
+  private static final com.sun.management.ThreadMXBean THREADS =
+      (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
 
   public double hbaseUsPerGet;
   public double competitorUsPerGet;
   public double speedup;
   public double cpuSpeedup;
+  public double hbaseP99Us;
+  public double competitorP99Us;
+  public double hbaseBytesPerGet;
+  public double competitorBytesPerGet;
   public double hbaseHeapBytesPerBlock;
   public double competitorHeapBytesPerBlock;
 
   private final long[] nanos = new long[2];
   private final long[] cpuNanos = new long[2];
   private final long[] gets = new long[2];
+  private final long[] allocated = new long[2];
+  private final Histogram[] latencies = {new Histogram(MAX_NANOS, 3), new Histogram(MAX_NANOS, 3)};
   private int side;
   private int inBatch;
   private long batchStart;
   private long batchCpuStart;
+  private long batchAllocatedStart;
   private int shares;
 
   /** The side the next get reads ({@link #HBASE} or {@link #COMPETITOR}). */
@@ -58,20 +72,31 @@ public class PairClock {
     return side;
   }
 
-  /** Counts one get on the current side; at the end of a batch, books its time and switches sides. */
-  void done() {
+  /**
+   * Counts one get of {@code latencyNanos} on the current side; at the end of a batch, books its time and allocation
+   * and switches sides.
+   */
+  void done(long latencyNanos) {
+    latencies[side].recordValue(Math.min(Math.max(0, latencyNanos), MAX_NANOS));
     if (++inBatch < BATCH) {
       return;
     }
     long now = System.nanoTime();
     long cpu = THREADS.getCurrentThreadCpuTime();
+    long bytes = THREADS.getCurrentThreadAllocatedBytes();
     nanos[side] += now - batchStart;
     cpuNanos[side] += cpu - batchCpuStart;
+    allocated[side] += bytes - batchAllocatedStart;
     gets[side] += inBatch;
     inBatch = 0;
     side ^= 1;
+    startBatch();
+  }
+
+  private void startBatch() {
     batchStart = System.nanoTime();
     batchCpuStart = THREADS.getCurrentThreadCpuTime();
+    batchAllocatedStart = THREADS.getCurrentThreadAllocatedBytes();
   }
 
   @Setup(Level.Iteration)
@@ -80,9 +105,12 @@ public class PairClock {
     Arrays.fill(nanos, 0);
     Arrays.fill(cpuNanos, 0);
     Arrays.fill(gets, 0);
+    Arrays.fill(allocated, 0);
+    for (Histogram h : latencies) {
+      h.reset();
+    }
     inBatch = 0;
-    batchStart = System.nanoTime();
-    batchCpuStart = THREADS.getCurrentThreadCpuTime();
+    startBatch();
   }
 
   @TearDown(Level.Iteration)
@@ -93,6 +121,10 @@ public class PairClock {
     competitorUsPerGet = competitor / 1_000 / shares;
     speedup = hbase / competitor / shares;
     cpuSpeedup = perGet(cpuNanos, HBASE) / perGet(cpuNanos, COMPETITOR) / shares;
+    hbaseP99Us = latencies[HBASE].getValueAtPercentile(99) / 1_000.0 / shares;
+    competitorP99Us = latencies[COMPETITOR].getValueAtPercentile(99) / 1_000.0 / shares;
+    hbaseBytesPerGet = perGet(allocated, HBASE) / shares;
+    competitorBytesPerGet = perGet(allocated, COMPETITOR) / shares;
     hbaseHeapBytesPerBlock = bench.stack(HBASE).heapBytesPerBlock() / shares;
     competitorHeapBytesPerBlock = bench.stack(COMPETITOR).heapBytesPerBlock() / shares;
   }

@@ -17,7 +17,8 @@ import org.openjdk.jmh.infra.Blackhole;
 /**
  * {@code HRegion.get} through HBase's {@code BucketCache} and through a competitor L2 (ours offheap, or the floor) in
  * the same fork, in alternating batches ({@link PairClock}): two regions over the same HFile, each in its own
- * {@link RegionStack} (its own L1 and L2), the dataset in the L2 ({@link RegionGetBenchmark.Dataset#IN_CACHE}). The
+ * {@link RegionStack} (its own L1 and L2), over {@link #dataset} ({@link RegionGetBenchmark.Dataset}: in the L2, or 4×
+ * it, where most gets read the HFile and offer the block to an evicting L2). The
  * ratio of the two sides' time per get ({@code speedup}) is what {@link RegionGetBenchmark} measures with one fork per
  * competitor, without the fork-to-fork spread: forks of either L2 settle at throughputs up to 1.6× apart and switch
  * between them within a fork, which decides a pair of forks more than the L2 does.
@@ -43,11 +44,14 @@ public class RegionPairBenchmark extends RegionBenchmarkDefaults {
   @Param({"OURS_OFFHEAP", "FLOOR_PREBUILT"})
   RegionCompetitor competitor;
 
+  @Param({"IN_CACHE", "FOUR_TIMES"})
+  RegionGetBenchmark.Dataset dataset;
+
   private final RegionStack[] stacks = new RegionStack[2];
 
   @Setup(Level.Trial)
   public void setUp(BenchmarkParams params) throws IOException {
-    int megabytes = RegionGetBenchmark.Dataset.IN_CACHE.megabytes;
+    int megabytes = dataset.megabytes;
     stacks[PairClock.HBASE] = RegionStack.open(RegionCompetitor.HBASE_BUCKET, megabytes);
     stacks[PairClock.COMPETITOR] = RegionStack.open(competitor, megabytes);
     if (params.getMeasurement().getTime().convertTo(TimeUnit.MILLISECONDS)
@@ -98,8 +102,10 @@ public class RegionPairBenchmark extends RegionBenchmarkDefaults {
 
   private int get(Rows rows, PairClock clock) throws IOException {
     RegionStack stack = stacks[clock.side()];
-    int length = stack.get(rows.random.nextLong(stack.rows()));
-    clock.done();
+    long id = rows.random.nextLong(stack.rows());
+    long start = System.nanoTime();
+    int length = stack.get(id);
+    clock.done(System.nanoTime() - start);
     return length;
   }
 

@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
 class PairClockTest {
   private static void gets(PairClock clock, int count) {
     for (int i = 0; i < count; i++) {
-      clock.done();
+      clock.done(1_000);
     }
   }
 

@@ -28,18 +28,22 @@ import java.util.regex.Pattern;
 public final class RunPlan {
   /**
    * One JMH run: the benchmarks it includes (each an exact-match regex), its {@code @Param} restrictions, and the
-   * warmup its benchmarks need in quick mode ({@link QuickCells#quickWarmup}; {@link Duration#ZERO}: the mode's).
+   * warmup and forks its benchmarks need in quick mode ({@link QuickCells#quickWarmup}, {@link QuickCells#quickForks};
+   * {@link Duration#ZERO} and 0: the mode's).
    */
-  public record Run(List<String> includes, Map<String, List<String>> params, Duration quickWarmup) {
+  public record Run(List<String> includes, Map<String, List<String>> params, Duration quickWarmup, int quickForks) {
     public Run {
       includes = List.copyOf(includes);
       params = Map.copyOf(params);
       Objects.requireNonNull(quickWarmup, "quickWarmup");
+      if (quickForks < 0) {
+        throw new IllegalArgumentException("quickForks must be >= 0, was " + quickForks);
+      }
     }
 
-    /** A run of {@code includes} restricted to {@code params}, with the mode's warmup. */
+    /** A run of {@code includes} restricted to {@code params}, with the mode's forks and warmup. */
     public Run(List<String> includes, Map<String, List<String>> params) {
-      this(includes, params, Duration.ZERO);
+      this(includes, params, Duration.ZERO, 0);
     }
   }
 
@@ -147,7 +151,8 @@ public final class RunPlan {
         continue;
       }
       QuickCells.Restriction restriction = restrictions.apply(benchmarkClass);
-      if (restriction == null && QuickCells.quickWarmup(benchmarkClass).isZero()) {
+      if (restriction == null && QuickCells.quickWarmup(benchmarkClass).isZero()
+          && QuickCells.quickForks(benchmarkClass) == 0) {
         unrestricted.add(exact(name));
       } else if (restriction == null || restriction.keepsMethod(name.substring(dot + 1))) {
         restrictedByClass.computeIfAbsent(benchmarkClass, c -> new ArrayList<>()).add(exact(name));
@@ -157,11 +162,11 @@ public final class RunPlan {
     if (!unrestricted.isEmpty()) {
       runs.add(new Run(unrestricted, Map.of()));
     }
-    // A class with a warmup of its own runs apart, restricted or not, so that the others keep the mode's warmup.
+    // A class with a warmup or forks of its own runs apart, restricted or not, so that the others keep the mode's.
     restrictedByClass.forEach((benchmarkClass, includes) -> {
       QuickCells.Restriction restriction = restrictions.apply(benchmarkClass);
       runs.add(new Run(includes, restriction == null ? Map.of() : restriction.params(),
-          QuickCells.quickWarmup(benchmarkClass)));
+          QuickCells.quickWarmup(benchmarkClass), QuickCells.quickForks(benchmarkClass)));
     });
     return new RunPlan(runs);
   }

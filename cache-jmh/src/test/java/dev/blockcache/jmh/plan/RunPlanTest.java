@@ -42,30 +42,44 @@ class RunPlanTest {
   }
 
   @Test
-  void theRegionBenchmarkRunsApartWithTheWarmupItNeedsAndTheOthersKeepTheModes() {
+  void theRegionPairRunsApartWithTheWarmupAndForksItNeedsAndTheOthersKeepTheModes() {
     List<String> benchmarks = new ArrayList<>(BENCHMARKS);
     benchmarks.add("dev.blockcache.hbase.bench.RegionGetBenchmark.getT1");
-    benchmarks.add("dev.blockcache.hbase.bench.RegionGetBenchmark.getT2");
     benchmarks.add("dev.blockcache.hbase.bench.RegionGetBenchmark.scanT1");
     benchmarks.add("dev.blockcache.hbase.bench.RegionPairBenchmark.getT1");
     benchmarks.add("dev.blockcache.hbase.bench.RegionPairBenchmark.getT2");
     List<RunPlan.Run> runs = RunPlan.quick(".*", benchmarks).runs();
 
-    RunPlan.Run region = run(runs, "dev.blockcache.hbase.bench.RegionGetBenchmark.getT1");
-    assertEquals(Duration.ofSeconds(10), region.quickWarmup());
-    assertEquals(1, region.includes().size(), "two-thread gets and scans are not quick cells");
+    assertFalse(runs.stream().anyMatch(r -> selects(r, "dev.blockcache.hbase.bench.RegionGetBenchmark.getT1")),
+        "one fork per L2 runs in full mode; the pair gives the ratio");
     RunPlan.Run pair = run(runs, "dev.blockcache.hbase.bench.RegionPairBenchmark.getT1");
-    assertNotSame(region, pair, "each region class runs apart");
     assertEquals(Duration.ofSeconds(10), pair.quickWarmup());
+    assertEquals(2, pair.quickForks());
     assertTrue(selects(pair, "dev.blockcache.hbase.bench.RegionPairBenchmark.getT2"), "both thread counts");
     assertEquals(List.of("OURS_OFFHEAP"), pair.params().get("competitor"), "the floor runs in full mode");
+    assertEquals(List.of("IN_CACHE"), pair.params().get("dataset"), "so does the dataset at 4x the L2");
     for (RunPlan.Run run : runs) {
-      if (run != region && run != pair) {
+      if (run != pair) {
         assertEquals(Duration.ZERO, run.quickWarmup(), run.includes().toString());
+        assertEquals(0, run.quickForks(), run.includes().toString());
       }
     }
     assertEquals(Duration.ofSeconds(10), RunPlan.quickWarmup("RegionGetBenchmark", benchmarks));
     assertEquals(Duration.ZERO, RunPlan.quickWarmup("L2GetBenchmark", benchmarks));
+  }
+
+  @Test
+  void theOneForkPerL2RegionBenchmarkAskedForAloneRunsItsGetsWithTheLongerWarmup() {
+    List<String> names = List.of("dev.blockcache.hbase.bench.RegionGetBenchmark.getT1",
+        "dev.blockcache.hbase.bench.RegionGetBenchmark.getT2",
+        "dev.blockcache.hbase.bench.RegionGetBenchmark.scanT1");
+
+    RunPlan.Run region = run(RunPlan.quick("RegionGetBenchmark", names).runs(), names.get(0));
+
+    assertEquals(Duration.ofSeconds(10), region.quickWarmup());
+    assertTrue(selects(region, names.get(1)));
+    assertFalse(selects(region, names.get(2)), "scans run in full mode");
+    assertEquals(List.of("HBASE_BUCKET", "OURS_OFFHEAP"), region.params().get("competitor"));
   }
 
   @Test
