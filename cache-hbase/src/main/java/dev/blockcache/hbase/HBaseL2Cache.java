@@ -33,10 +33,11 @@ import org.slf4j.LoggerFactory;
  *
  * <h2>Who releases what</h2>
  * <ul>
- *   <li>{@link #cacheBlock}: the caller's {@link Cacheable} is only read (never retained nor released; the caller
- *       keeps its reference). It is serialized into a new pooled buffer that nobody writes to afterwards, which is
- *       handed over to the L2 ({@link BucketCache#handOver}, no second copy): the L2 releases it once the block is
- *       in its slot, or at once if it refuses the block.</li>
+ *   <li>{@link #cacheBlock}: the caller keeps its reference to its {@link Cacheable}. An HFile block in one buffer
+ *       is retained once and handed over to the L2 as it is ({@link HandedOverBlock}, {@link BucketCache#handOver}):
+ *       the L2 releases the hand-over once the block is in its slot, or at once if it refuses the block, and that
+ *       release releases the retained reference. Any other block is only read: it is serialized into a new pooled
+ *       buffer that nobody writes to afterwards, handed over the same way.</li>
  *   <li>{@link #getBlock}: on a direct view (offheap, mmap, file engines) the returned block's {@code ByteBuff}
  *       holds the one reference the L2 handed out; HBase's release of the block's last reference runs the
  *       {@code ByteBuff}'s recycler, which releases our view and unpins its slot. The block is a shared-memory block
@@ -99,14 +100,16 @@ public final class HBaseL2Cache implements BlockCache {
   }
 
   /**
-   * Serializes {@code buf} and caches it with MEMORY priority when {@code inMemory}. With {@code waitWhenCache} a
-   * full writer queue is waited on for {@code hbase.bucketcache.queue.addition.waittime}; without, it fails the
-   * insertion at once (HBase's readers pass false). The caller keeps its reference to {@code buf}; the serialized
-   * copy is the L2's.
+   * Caches {@code buf} with MEMORY priority when {@code inMemory}. With {@code waitWhenCache} a full writer queue is
+   * waited on for {@code hbase.bucketcache.queue.addition.waittime}; without, it fails the insertion at once (HBase's
+   * readers pass false). An HFile block in one buffer is handed to the L2 without a copy ({@link HandedOverBlock}: the
+   * L2 holds a reference to it until its writer has copied it into a slot); any other block is serialized into a copy
+   * first. The caller keeps its reference to {@code buf}.
    */
   @Override
   public void cacheBlock(BlockCacheKey cacheKey, Cacheable buf, boolean inMemory, boolean waitWhenCache) {
-    ByteBuf serialized = SerializedBlock.serialize(buf);
+    ByteBuf handedOver = HandedOverBlock.of(buf);
+    ByteBuf serialized = handedOver != null ? handedOver : SerializedBlock.serialize(buf);
     if (serialized == null) {
       return;
     }

@@ -4,19 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.blockcache.hbase.testing.BytesCacheable;
+import dev.blockcache.hbase.testing.TestBlocks;
 import dev.blockcache.hbase.testing.TestCaches;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.hbase.HConstants;
-import org.apache.hadoop.hbase.io.ByteBuffAllocator;
 import org.apache.hadoop.hbase.io.hfile.BlockCacheKey;
-import org.apache.hadoop.hbase.io.hfile.BlockType;
 import org.apache.hadoop.hbase.io.hfile.HFileBlock;
-import org.apache.hadoop.hbase.io.hfile.HFileBlockBuilder;
-import org.apache.hadoop.hbase.io.hfile.HFileContextBuilder;
-import org.apache.hadoop.hbase.nio.ByteBuff;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -44,8 +38,8 @@ class BlockFitsIntoTheCacheTest {
     Configuration conf = TestCaches.conf("offheap", 4);
     conf.set("hbase.bucketcache.bucket.sizes", "5120,66560");
     cache = TestCaches.ours(conf);
-    HFileBlock small = block("file-s", 0, SMALL);
-    HFileBlock large = block("file-s", 1 << 20, LARGE);
+    HFileBlock small = TestBlocks.heap("file-s", 0, SMALL);
+    HFileBlock large = TestBlocks.heap("file-s", 1 << 20, LARGE);
     try {
       assertEquals(Optional.of(true), cache.blockFitsIntoTheCache(small));
       assertEquals(Optional.of(true), cache.blockFitsIntoTheCache(large), "an empty cache has free buckets");
@@ -72,30 +66,11 @@ class BlockFitsIntoTheCacheTest {
     Configuration conf = TestCaches.conf("offheap", 4);
     conf.set("hbase.bucketcache.bucket.sizes", "5120,66560");
     cache = TestCaches.ours(conf);
-    HFileBlock huge = block("file-h", 0, 70_000);
+    HFileBlock huge = TestBlocks.heap("file-h", 0, 70_000);
     try {
       assertEquals(Optional.of(false), cache.blockFitsIntoTheCache(huge));
     } finally {
       huge.release();
     }
-  }
-
-  /** A heap HFile data block of {@code payload} bytes (plus header) at {@code offset} of {@code file}. */
-  private static HFileBlock block(String file, long offset, int payload) {
-    int header = HConstants.HFILEBLOCK_HEADER_SIZE;
-    ByteBuff buf = ByteBuff.wrap(ByteBuffer.allocate(header + payload));
-    return new HFileBlockBuilder()
-        .withBlockType(BlockType.DATA)
-        .withOnDiskSizeWithoutHeader(payload)
-        .withUncompressedSizeWithoutHeader(payload)
-        .withPrevBlockOffset(-1)
-        .withByteBuff(buf)
-        .withFillHeader(true)
-        .withOffset(offset)
-        .withNextBlockOnDiskSize(-1)
-        .withOnDiskDataSizeWithHeader(header + payload)
-        .withHFileContext(new HFileContextBuilder().withHFileName(file).build())
-        .withByteBuffAllocator(ByteBuffAllocator.HEAP)
-        .build();
   }
 }
