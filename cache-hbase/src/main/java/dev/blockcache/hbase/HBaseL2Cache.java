@@ -108,14 +108,16 @@ public final class HBaseL2Cache implements BlockCache {
    */
   @Override
   public void cacheBlock(BlockCacheKey cacheKey, Cacheable buf, boolean inMemory, boolean waitWhenCache) {
+    // Key and options first: a key our L2 refuses throws before any buffer or retained block exists to leak.
+    BlockKey key = HBaseKeys.key(cacheKey);
+    BlockType type = HBaseKeys.type(cacheKey.getBlockType());
+    CacheOptions options = inMemory ? CacheOptions.inMemory(type.category()) : CacheOptions.of(type);
     ByteBuf handedOver = HandedOverBlock.of(buf);
     ByteBuf serialized = handedOver != null ? handedOver : SerializedBlock.serialize(buf);
     if (serialized == null) {
       return;
     }
-    BlockType type = HBaseKeys.type(cacheKey.getBlockType());
-    CacheOptions options = inMemory ? CacheOptions.inMemory(type.category()) : CacheOptions.of(type);
-    l2.handOver(HBaseKeys.key(cacheKey), serialized, options, waitWhenCache ? QueueWait.CONFIGURED : QueueWait.NONE);
+    l2.handOver(key, serialized, options, waitWhenCache ? QueueWait.CONFIGURED : QueueWait.NONE);
   }
 
   /**

@@ -64,7 +64,13 @@ final class HandedOverBlock extends CompositeByteBuf {
     ByteBuf identifier = Unpooled.buffer(SerializedBlock.PREFIX_LENGTH, SerializedBlock.PREFIX_LENGTH)
         .writeInt(hfileBlock.getDeserializer().getDeserializerIdentifier());
     hfileBlock.retain();
-    return new HandedOverBlock(hfileBlock, identifier, Unpooled.wrappedBuffer(bytes), Unpooled.wrappedBuffer(metadata));
+    try {
+      return new HandedOverBlock(hfileBlock, identifier, Unpooled.wrappedBuffer(bytes),
+          Unpooled.wrappedBuffer(metadata));
+    } catch (RuntimeException | Error e) {
+      hfileBlock.release(); // no hand-over exists to release it
+      throw e;
+    }
   }
 
   @Override

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.blockcache.hbase.testing.BytesCacheable;
 import dev.blockcache.hbase.testing.TestBlocks;
@@ -136,6 +137,16 @@ class HandedOverBlockTest {
       block.release();
     }
     TestCaches.drain(cache);
+    assertEveryPoolBufferFree();
+  }
+
+  @Test
+  void aKeyTheL2RefusesRetainsNothing() throws IOException {
+    cache = TestCaches.ours(TestCaches.conf("offheap", 8));
+    HFileBlock block = pooledBlock(0, 50_000);
+
+    assertThrows(IllegalArgumentException.class, () -> cache.cacheBlock(new BlockCacheKey("f", -1), block));
+    block.release();
     assertEveryPoolBufferFree();
   }
 

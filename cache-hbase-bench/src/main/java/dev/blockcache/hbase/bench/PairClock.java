@@ -1,7 +1,6 @@
 package dev.blockcache.hbase.bench;
 
 import java.lang.management.ManagementFactory;
-import java.util.Arrays;
 import org.HdrHistogram.Histogram;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Level;
@@ -55,11 +54,7 @@ public class PairClock {
   public double hbaseHeapBytesPerBlock;
   public double competitorHeapBytesPerBlock;
 
-  private final long[] nanos = new long[2];
-  private final long[] cpuNanos = new long[2];
-  private final long[] gets = new long[2];
-  private final long[] allocated = new long[2];
-  private final Histogram[] latencies = {new Histogram(MAX_NANOS, 3), new Histogram(MAX_NANOS, 3)};
+  private final Side[] sides = {new Side(), new Side()};
   private int side;
   private int inBatch;
   private long batchStart;
@@ -77,17 +72,15 @@ public class PairClock {
    * and switches sides.
    */
   void done(long latencyNanos) {
-    latencies[side].recordValue(Math.min(Math.max(0, latencyNanos), MAX_NANOS));
+    Side current = sides[side];
+    current.latencies.recordValue(Math.min(Math.max(0, latencyNanos), MAX_NANOS));
     if (++inBatch < BATCH) {
       return;
     }
-    long now = System.nanoTime();
-    long cpu = THREADS.getCurrentThreadCpuTime();
-    long bytes = THREADS.getCurrentThreadAllocatedBytes();
-    nanos[side] += now - batchStart;
-    cpuNanos[side] += cpu - batchCpuStart;
-    allocated[side] += bytes - batchAllocatedStart;
-    gets[side] += inBatch;
+    current.nanos += System.nanoTime() - batchStart;
+    current.cpuNanos += THREADS.getCurrentThreadCpuTime() - batchCpuStart;
+    current.allocated += THREADS.getCurrentThreadAllocatedBytes() - batchAllocatedStart;
+    current.gets += inBatch;
     inBatch = 0;
     side ^= 1;
     startBatch();
@@ -102,12 +95,8 @@ public class PairClock {
   @Setup(Level.Iteration)
   public void start(BenchmarkParams params, ThreadParams thread, IterationParams iteration) {
     shares = thread.getThreadCount() * iteration.getCount() * Math.max(1, params.getForks());
-    Arrays.fill(nanos, 0);
-    Arrays.fill(cpuNanos, 0);
-    Arrays.fill(gets, 0);
-    Arrays.fill(allocated, 0);
-    for (Histogram h : latencies) {
-      h.reset();
+    for (Side s : sides) {
+      s.reset();
     }
     inBatch = 0;
     startBatch();
@@ -115,26 +104,44 @@ public class PairClock {
 
   @TearDown(Level.Iteration)
   public void finish(RegionPairBenchmark bench) {
-    double hbase = perGet(nanos, HBASE);
-    double competitor = perGet(nanos, COMPETITOR);
-    hbaseUsPerGet = hbase / 1_000 / shares;
-    competitorUsPerGet = competitor / 1_000 / shares;
-    speedup = hbase / competitor / shares;
-    cpuSpeedup = perGet(cpuNanos, HBASE) / perGet(cpuNanos, COMPETITOR) / shares;
-    hbaseP99Us = latencies[HBASE].getValueAtPercentile(99) / 1_000.0 / shares;
-    competitorP99Us = latencies[COMPETITOR].getValueAtPercentile(99) / 1_000.0 / shares;
-    hbaseBytesPerGet = perGet(allocated, HBASE) / shares;
-    competitorBytesPerGet = perGet(allocated, COMPETITOR) / shares;
+    Side hbase = sides[HBASE];
+    Side competitor = sides[COMPETITOR];
+    hbaseUsPerGet = hbase.perGet(hbase.nanos) / 1_000 / shares;
+    competitorUsPerGet = competitor.perGet(competitor.nanos) / 1_000 / shares;
+    speedup = hbase.perGet(hbase.nanos) / competitor.perGet(competitor.nanos) / shares;
+    cpuSpeedup = hbase.perGet(hbase.cpuNanos) / competitor.perGet(competitor.cpuNanos) / shares;
+    hbaseP99Us = hbase.latencies.getValueAtPercentile(99) / 1_000.0 / shares;
+    competitorP99Us = competitor.latencies.getValueAtPercentile(99) / 1_000.0 / shares;
+    hbaseBytesPerGet = hbase.perGet(hbase.allocated) / shares;
+    competitorBytesPerGet = competitor.perGet(competitor.allocated) / shares;
     hbaseHeapBytesPerBlock = bench.stack(HBASE).heapBytesPerBlock() / shares;
     competitorHeapBytesPerBlock = bench.stack(COMPETITOR).heapBytesPerBlock() / shares;
   }
 
   /** Gets booked to {@code side} since the iteration started. */
   long gets(int side) {
-    return gets[side];
+    return sides[side].gets;
   }
 
-  private double perGet(long[] times, int s) {
-    return gets[s] == 0 ? Double.NaN : (double) times[s] / gets[s];
+  /** What one side's finished batches took since the iteration started. */
+  private static final class Side {
+    final Histogram latencies = new Histogram(MAX_NANOS, 3);
+    long nanos;
+    long cpuNanos;
+    long allocated;
+    long gets;
+
+    void reset() {
+      latencies.reset();
+      nanos = 0;
+      cpuNanos = 0;
+      allocated = 0;
+      gets = 0;
+    }
+
+    /** {@code total} per booked get, or NaN before the first batch ends. */
+    double perGet(long total) {
+      return gets == 0 ? Double.NaN : (double) total / gets;
+    }
   }
 }
