@@ -165,7 +165,8 @@ public final class BucketCache implements BlockCache {
       throw new IllegalArgumentException("engine segment size " + engine.segmentSize()
           + " is not a multiple of the bucket capacity " + config.bucketCapacity());
     }
-    this.allocator = new BucketAllocator(Math.min(config.capacity(), engine.capacity()), config.bucketSizes());
+    this.allocator = new BucketAllocator(Math.min(config.capacity(), engine.capacity()), config.bucketSizes(),
+        config.bucketCapacity());
     this.pins = new SlotPins(allocator::free);
     this.slots = new SlotGuard(engine, pins);
     this.index = new BlockIndex(EngineGeometry.expectedIndexEntries(engine.capacity()),

@@ -227,9 +227,9 @@ public final class BucketCacheConfig {
     return bucketSizes.clone();
   }
 
-  /** Bytes of one bucket, as the allocator cuts them from these item sizes. */
-  public long bucketCapacity() {
-    return ItemSizes.bucketCapacity(bucketSizes);
+  /** Bytes of one bucket, as the allocator cuts this capacity and these item sizes ({@link ItemSizes#bucketCapacity}). */
+  public int bucketCapacity() {
+    return ItemSizes.bucketCapacity(bucketSizes, capacity);
   }
 
   public int writerThreads() {

@@ -44,11 +44,10 @@ final class CapacityChecks {
    * @throws ConfigException naming {@value BucketCacheConfig#SIZE} otherwise
    */
   static long capacity(long capacity, int[] bucketSizes) {
-    long bucketCapacity = ItemSizes.bucketCapacity(bucketSizes);
+    long bucketCapacity = ItemSizes.smallestBucket(bucketSizes);
     if (capacity < bucketCapacity) {
       throw new ConfigException(SIZE, capacity + " bytes",
-          "at least one bucket (" + BucketAllocator.ITEMS_OF_LARGEST_PER_BUCKET + " x the largest item size = "
-          + bucketCapacity + " bytes)");
+          "at least one bucket (" + bucketCapacity + " bytes for these bucket sizes)");
     }
     if (capacity > MAX_CAPACITY) {
       throw new ConfigException(SIZE, capacity + " bytes", "at most " + MAX_CAPACITY + " bytes (" + MAX_CAPACITY_MB

@@ -147,7 +147,7 @@ public final class CacheSizer {
     String scheme = IoEngineRegistry.withBuiltins().knownScheme(c.ioEngine());
     long usable = EngineGeometry.capacity(c);
     // A one-bucket allocator answers size-class questions with the allocator's own code, allocating ~nothing.
-    BucketAllocator oneBucket = new BucketAllocator(c.bucketCapacity(), c.bucketSizes());
+    BucketAllocator oneBucket = new BucketAllocator(c.bucketCapacity(), c.bucketSizes(), c.bucketCapacity());
     int stored = BlockHeader.headerLength(m.fileNameBytes()) + m.blockSize();
     int sizeClass = stored <= oneBucket.maxItemSize() ? oneBucket.sizeClassOf(stored) : -1;
     long itemBytes = sizeClass < 0 ? 0 : oneBucket.itemSize(sizeClass);

@@ -27,7 +27,7 @@ class BucketCacheConfigTest {
     BucketCacheConfig c = BucketCacheConfig.builder("offheap", 64 * MB).build();
     assertArrayEquals(new int[] {5120, 9216, 17408, 33792, 41984, 50176, 58368, 66560, 99328, 132096, 197632,
         263168, 394240, 525312}, c.bucketSizes());
-    assertEquals(4L * 525312, c.bucketCapacity());
+    assertEquals(4L * 525312 + 4096, c.bucketCapacity());
     assertEquals(3, c.writerThreads());
     assertEquals(64, c.writerQueueLength());
     assertEquals(0, c.queueAdditionWaitTimeMs());
@@ -125,7 +125,7 @@ class BucketCacheConfigTest {
       assertEquals(BucketCacheConfig.BUCKET_SIZES, e.key());
       assertTrue(e.getMessage().contains(problem), e.getMessage());
     }
-    assertEquals(ItemSizes.bucketCapacity(new int[] {1280, 8192}),
+    assertEquals(ItemSizes.bucketCapacity(new int[] {1280, 8192}, 64 * MB),
         BucketCacheConfig.builder("offheap", 64 * MB).bucketSizes(1280, 8192).build().bucketCapacity());
   }
 

@@ -45,6 +45,11 @@ class BucketCacheMatrixContractTest extends BlockCacheContractTest {
   }
 
   @Override
+  protected long reportedCapacity() {
+    return BucketCaches.usableCapacity(cacheCapacity());
+  }
+
+  @Override
   protected int largestBlock() {
     return BucketCaches.largestBlock("f");
   }

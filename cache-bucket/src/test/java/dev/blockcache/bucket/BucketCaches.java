@@ -2,6 +2,7 @@ package dev.blockcache.bucket;
 
 import dev.blockcache.bucket.format.BlockHeader;
 import dev.blockcache.api.BlockKey;
+import dev.blockcache.bucket.alloc.ItemSizes;
 import dev.blockcache.bucket.engine.ChannelIo;
 import dev.blockcache.bucket.engine.FileEngineOptions;
 import dev.blockcache.bucket.engine.IoEngine;
@@ -59,6 +60,11 @@ final class BucketCaches {
   }
 
   /** The largest block of {@code file} the test caches take: the largest item less the header. */
+  /** The capacity a cache of {@link #config} reports for {@code capacity}: whole buckets of its item sizes. */
+  static long usableCapacity(long capacity) {
+    return ItemSizes.usableCapacity(capacity, SIZES);
+  }
+
   static int largestBlock(String file) {
     return SIZES[SIZES.length - 1] - BlockHeader.headerLength(BlockKey.of(file, 0));
   }

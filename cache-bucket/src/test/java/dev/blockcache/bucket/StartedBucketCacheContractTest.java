@@ -19,6 +19,11 @@ class StartedBucketCacheContractTest extends BlockCacheContractTest {
   }
 
   @Override
+  protected long reportedCapacity() {
+    return BucketCaches.usableCapacity(cacheCapacity());
+  }
+
+  @Override
   protected int largestBlock() {
     return BucketCaches.largestBlock("f");
   }

@@ -8,8 +8,9 @@ import java.util.Arrays;
  * Hands out fixed-size items of the L2's address space, with HBase {@code hbase.bucketcache.bucket.sizes} semantics.
  *
  * <h2>Design notes</h2>
- * The space {@code [0, capacity())} is cut into buckets of {@link #bucketCapacity()} bytes (four times the largest
- * item size; capacity is rounded down to whole buckets). A bucket is either <em>unassigned</em> or belongs to one
+ * The space {@code [0, capacity())} is cut into buckets of {@link #bucketCapacity()} bytes (four to five times the
+ * largest item size, chosen to leave little of the capacity unused: {@link ItemSizes#bucketCapacity}; capacity is
+ * rounded down to whole buckets). A bucket is either <em>unassigned</em> or belongs to one
  * size class and is then cut into {@code bucketCapacity / itemSize} items; the tail that does not fill a whole item
  * is never used. Buckets start unassigned; a class takes one when it has no free item, and a bucket whose last item
  * is freed becomes unassigned again at once, so space moves to the classes the workload needs (without this
@@ -50,8 +51,8 @@ import java.util.Arrays;
 public final class BucketAllocator {
   /** Item sizes are multiples of this many bytes, as in HBase. */
   public static final int ITEM_ALIGNMENT = 256;
-  /** How many of the largest items fit in one bucket (HBase's {@code bucketCapacity = 4 * largest}). */
-  public static final int ITEMS_OF_LARGEST_PER_BUCKET = 4;
+  /** Fewest of the largest items one bucket holds (HBase's {@code bucketCapacity = 4 * largest}). */
+  public static final int MIN_ITEMS_OF_LARGEST_PER_BUCKET = 4;
 
   /** Most longs in the free-item bitmap: the Java array size limit, so bucket * wordsPerBucket never overflows. */
   private static final long MAX_BITMAP_WORDS = Integer.MAX_VALUE - 8;
@@ -94,15 +95,32 @@ public final class BucketAllocator {
   private long usedItemBytes;
 
   /**
-   * An allocator of {@code capacity} bytes (rounded down to whole buckets) cut in the given item sizes.
+   * An allocator of {@code capacity} bytes (rounded down to whole buckets) cut in the given item sizes, in buckets
+   * of {@link ItemSizes#bucketCapacity(int[], long)} bytes.
    *
    * @param itemSizes ascending, distinct, positive multiples of {@value #ITEM_ALIGNMENT}; copied
    * @throws IllegalArgumentException if the sizes are not valid or capacity is below one bucket
    */
   public BucketAllocator(long capacity, int[] itemSizes) {
+    this(capacity, itemSizes, ItemSizes.bucketCapacity(itemSizes, capacity));
+  }
+
+  /**
+   * An allocator of {@code capacity} bytes (rounded down to whole buckets) cut in the given item sizes, in buckets of
+   * {@code bucketCapacity} bytes: what a cache whose engine was laid out for that bucket passes.
+   *
+   * @param itemSizes ascending, distinct, positive multiples of {@value #ITEM_ALIGNMENT}; copied
+   * @param bucketCapacity at least {@link ItemSizes#smallestBucket}, a multiple of {@value #ITEM_ALIGNMENT}
+   * @throws IllegalArgumentException if an argument is not valid or capacity is below one bucket
+   */
+  public BucketAllocator(long capacity, int[] itemSizes, int bucketCapacity) {
     this.itemSizes = ItemSizes.checked(itemSizes);
     this.classOfUnit = this.itemSizes.length <= Short.MAX_VALUE ? classTable(this.itemSizes) : null;
-    this.bucketCapacity = ItemSizes.bucketCapacity(this.itemSizes);
+    if (bucketCapacity < ItemSizes.smallestBucket(this.itemSizes) || bucketCapacity % ITEM_ALIGNMENT != 0) {
+      throw new IllegalArgumentException("bucket capacity " + bucketCapacity + ": need a multiple of "
+          + ITEM_ALIGNMENT + " of at least " + ItemSizes.smallestBucket(this.itemSizes) + " bytes");
+    }
+    this.bucketCapacity = bucketCapacity;
     long buckets = capacity / bucketCapacity;
     if (capacity < bucketCapacity) {
       throw new IllegalArgumentException(
@@ -135,7 +153,7 @@ public final class BucketAllocator {
     }
   }
 
-  /** Bytes per bucket: {@value #ITEMS_OF_LARGEST_PER_BUCKET} times the largest item size. */
+  /** Bytes per bucket: see {@link ItemSizes#bucketCapacity}. */
   public int bucketCapacity() {
     return bucketCapacity;
   }

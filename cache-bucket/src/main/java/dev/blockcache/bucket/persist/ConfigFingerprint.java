@@ -5,7 +5,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * The 64-bit identity of the configuration a checkpoint belongs to: capacity, bucket sizes and engine spec. A
+ * The 64-bit identity of the configuration a checkpoint belongs to: capacity, bucket sizes, the bucket capacity
+ * derived from them ({@code ItemSizes.bucketCapacity}, whose rule may change between versions) and engine spec. A
  * checkpoint with another fingerprint describes another layout of the device and is discarded.
  *
  * <p>Thread-safety: stateless.
@@ -23,8 +24,8 @@ public final class ConfigFingerprint {
 
   /** The text the fingerprint hashes; also what the mismatch log line shows. */
   public static String describe(BucketCacheConfig config, String engineSpec) {
-    return "capacity=" + config.capacity() + " sizes=" + Arrays.toString(config.bucketSizes()) + " engine="
-        + engineSpec;
+    return "capacity=" + config.capacity() + " sizes=" + Arrays.toString(config.bucketSizes()) + " bucket="
+        + config.bucketCapacity() + " engine=" + engineSpec;
   }
 
   static long of(String text) {

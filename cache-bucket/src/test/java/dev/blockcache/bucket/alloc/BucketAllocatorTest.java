@@ -54,12 +54,14 @@ class BucketAllocatorTest {
   }
 
   @Test
-  void geometryFollowsHBase() {
+  void geometryFollowsHBaseWithBucketsSizedToLeaveLittleUnused() {
+    // HBase's 16 KiB buckets would leave 4 KiB of 100 KiB unused; 20 KiB buckets (no tail for these sizes) fill it.
     BucketAllocator a = new BucketAllocator(100 * K, SMALL);
-    assertEquals(16 * K, a.bucketCapacity());
-    assertEquals(96 * K, a.capacity());
-    assertEquals(6, a.bucketCount());
-    assertEquals(96 * K, ItemSizes.usableCapacity(100 * K, SMALL));
+    assertEquals(20 * K, a.bucketCapacity());
+    assertEquals(100 * K, a.capacity());
+    assertEquals(5, a.bucketCount());
+    assertEquals(100 * K, ItemSizes.usableCapacity(100 * K, SMALL));
+    assertEquals(16 * K, new BucketAllocator(96 * K, SMALL).bucketCapacity());
     assertEquals(4 * K, a.maxItemSize());
     assertEquals(0, a.sizeClassOf(1));
     assertEquals(0, a.sizeClassOf(K));
@@ -69,8 +71,9 @@ class BucketAllocatorTest {
     assertEquals(2 * K, a.itemSize(1));
 
     BucketAllocator hbase = new BucketAllocator(1L << 30, BucketCacheConfig.DEFAULT_BUCKET_SIZES);
-    assertEquals(4 * 513 * K, hbase.bucketCapacity());
-    assertEquals((1L << 30) / (4 * 513 * K) * (4 * 513 * K), hbase.capacity());
+    int bucket = 4 * 513 * K; // no larger bucket gives every class as many items in 1 GiB: see ItemSizesTest
+    assertEquals(bucket, hbase.bucketCapacity());
+    assertEquals((1L << 30) / bucket * bucket, hbase.capacity());
   }
 
   @Test
@@ -215,14 +218,16 @@ class BucketAllocatorTest {
 
   @Test
   void bucketTailBeyondTheLastItemIsNotAnItem() {
-    // bucket = 4 * 3 KiB = 12 KiB: four 2.5 KiB items (10 KiB) and a 2 KiB tail that is never used.
-    int[] sizes = {2560, 3 * K};
+    // bucket = 4 * 3 KiB = 12 KiB (no bucket up to 15 KiB leaves less unused): four 2.75 KiB items (11 KiB) and a
+    // 1 KiB tail that is never used.
+    int[] sizes = {2816, 3 * K};
     BucketAllocator a = new BucketAllocator(12 * K, sizes);
+    assertEquals(12 * K, a.bucketCapacity());
     for (int i = 0; i < 5; i++) {
-      assertEquals(i == 4 ? -1 : i * 2560L, a.allocate(2560));
+      assertEquals(i == 4 ? -1 : i * 2816L, a.allocate(2816));
     }
-    assertThrows(IllegalStateException.class, () -> a.free(4 * 2560, 2560));
-    assertEquals(12 * K - 4 * 2560, a.stats().freeBytes());
+    assertThrows(IllegalStateException.class, () -> a.free(4 * 2816, 2816));
+    assertEquals(12 * K - 4 * 2816, a.stats().freeBytes());
     assertEquals(0, a.stats().sizeClass(0).freeItems());
   }
 

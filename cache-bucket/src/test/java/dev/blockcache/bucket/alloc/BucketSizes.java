@@ -49,7 +49,7 @@ public final class BucketSizes {
     int[] high = fine(max, largest, OVERSIZE_STEPS_PER_OCTAVE);
     // In the top octave, every item count per bucket gets its own size: there the divisors of the bucket are
     // farther apart than the grid, and a grid point alone can skip one (37376 to 43520 skips 13 items of 40192).
-    long bucket = (long) largest * BucketAllocator.ITEMS_OF_LARGEST_PER_BUCKET;
+    long bucket = (long) largest * BucketAllocator.MIN_ITEMS_OF_LARGEST_PER_BUCKET;
     long fewest = bucket / max;
     long most = Math.min(bucket / Math.max(min, max / 2), fewest * 2);
     int[] all = Arrays.copyOf(low, low.length + high.length + (int) (most - fewest + 1));
@@ -70,7 +70,7 @@ public final class BucketSizes {
   public static int[] snapToBuckets(int[] itemSizes) {
     int[] sizes = itemSizes.clone();
     Arrays.sort(sizes);
-    long bucket = (long) sizes[sizes.length - 1] * BucketAllocator.ITEMS_OF_LARGEST_PER_BUCKET;
+    long bucket = (long) sizes[sizes.length - 1] * BucketAllocator.MIN_ITEMS_OF_LARGEST_PER_BUCKET;
     int a = BucketAllocator.ITEM_ALIGNMENT;
     int n = 0;
     for (int size : sizes) {

@@ -26,7 +26,11 @@ import org.openjdk.jmh.infra.ThreadParams;
  * gives it); {@code hbaseBytesPerGet} and {@code competitorBytesPerGet}, the heap each side's gets allocate (the
  * thread's allocation counter, read at each batch's ends); {@code hbaseHeapBytesPerBlock} and
  * {@code competitorHeapBytesPerBlock}, each L2's heap per cached block as its {@link RegionStack} measured it when the
- * trial opened.
+ * trial opened; {@code hbaseL2HitRatio} and {@code competitorL2HitRatio}, each L2's hits over its lookups in the
+ * iteration by its own {@code CacheStats}, as HBase's {@code CombinedBlockCache} counts them: it books the repeat
+ * lookup of a miss (the one under the block's offset lock) as a second miss, so a dataset that mostly misses shows
+ * about 1.8 lookups per get and the ratio is below the share of gets served by the L2. Every benchmark thread
+ * reports the same figure.
  *
  * <p>Thread-safety: one instance per benchmark thread ({@link Scope#Thread}).
  */
@@ -53,6 +57,8 @@ public class PairClock {
   public double competitorBytesPerGet;
   public double hbaseHeapBytesPerBlock;
   public double competitorHeapBytesPerBlock;
+  public double hbaseL2HitRatio;
+  public double competitorL2HitRatio;
 
   private final Side[] sides = {new Side(), new Side()};
   private int side;
@@ -61,6 +67,8 @@ public class PairClock {
   private long batchCpuStart;
   private long batchAllocatedStart;
   private int shares;
+  private final long[] hitsAtStart = new long[2];
+  private final long[] requestsAtStart = new long[2];
 
   /** The side the next get reads ({@link #HBASE} or {@link #COMPETITOR}). */
   int side() {
@@ -93,8 +101,13 @@ public class PairClock {
   }
 
   @Setup(Level.Iteration)
-  public void start(BenchmarkParams params, ThreadParams thread, IterationParams iteration) {
+  public void start(BenchmarkParams params, ThreadParams thread, IterationParams iteration,
+      RegionPairBenchmark bench) {
     shares = thread.getThreadCount() * iteration.getCount() * Math.max(1, params.getForks());
+    for (int s = HBASE; s <= COMPETITOR; s++) {
+      hitsAtStart[s] = bench.stack(s).l2Hits();
+      requestsAtStart[s] = bench.stack(s).l2Requests();
+    }
     for (Side s : sides) {
       s.reset();
     }
@@ -116,6 +129,13 @@ public class PairClock {
     competitorBytesPerGet = competitor.perGet(competitor.allocated) / shares;
     hbaseHeapBytesPerBlock = bench.stack(HBASE).heapBytesPerBlock() / shares;
     competitorHeapBytesPerBlock = bench.stack(COMPETITOR).heapBytesPerBlock() / shares;
+    hbaseL2HitRatio = hitRatio(bench, HBASE);
+    competitorL2HitRatio = hitRatio(bench, COMPETITOR);
+  }
+
+  private double hitRatio(RegionPairBenchmark bench, int side) {
+    long requests = bench.stack(side).l2Requests() - requestsAtStart[side];
+    return requests == 0 ? 0 : (double) (bench.stack(side).l2Hits() - hitsAtStart[side]) / requests / shares;
   }
 
   /** Gets booked to {@code side} since the iteration started. */

@@ -176,11 +176,11 @@ public enum PolicyKind {
 
   /**
    * The L2's slots for {@code blocks} blocks: rounded up to whole buckets of
-   * {@value BucketAllocator#ITEMS_OF_LARGEST_PER_BUCKET} slots (the allocator's unit), so at most 3 more than the
-   * other policies hold.
+   * {@value BucketAllocator#MIN_ITEMS_OF_LARGEST_PER_BUCKET} slots (the allocator's unit for a single item size), so
+   * at most 3 more than the other policies hold.
    */
   public static int l2Slots(int blocks) {
-    int perBucket = BucketAllocator.ITEMS_OF_LARGEST_PER_BUCKET;
+    int perBucket = BucketAllocator.MIN_ITEMS_OF_LARGEST_PER_BUCKET;
     return (blocks + perBucket - 1) / perBucket * perBucket;
   }
 }
