@@ -106,6 +106,8 @@ public final class BucketCacheConfig {
   private final String ioEngine;
   private final long capacity;
   private final int[] bucketSizes;
+  /** Derived from capacity and sizes once: the choice weighs every candidate bucket. */
+  private final int bucketCapacity;
   private final int writerThreads;
   private final int writerQueueLength;
   private final long queueAdditionWaitTimeMs;
@@ -135,6 +137,7 @@ public final class BucketCacheConfig {
     this.ioEngine = b.ioEngine.trim();
     this.bucketSizes = CapacityChecks.bucketSizes(b.bucketSizes);
     this.capacity = CapacityChecks.capacity(b.capacity, bucketSizes);
+    this.bucketCapacity = ItemSizes.bucketCapacity(bucketSizes, capacity);
     this.writerThreads = (int) Checks.between(WRITER_THREADS, b.writerThreads, 1, MAX_WRITER_THREADS);
     this.writerQueueLength = (int) Checks.between(WRITER_QUEUE_LENGTH, b.writerQueueLength, 1, 1 << 20);
     this.queueAdditionWaitTimeMs = Checks.between(QUEUE_ADDITION_WAIT_TIME, b.queueAdditionWaitTimeMs, 0, 60_000);
@@ -229,7 +232,7 @@ public final class BucketCacheConfig {
 
   /** Bytes of one bucket, as the allocator cuts this capacity and these item sizes ({@link ItemSizes#bucketCapacity}). */
   public int bucketCapacity() {
-    return ItemSizes.bucketCapacity(bucketSizes, capacity);
+    return bucketCapacity;
   }
 
   public int writerThreads() {
