@@ -18,6 +18,8 @@ import org.apache.hadoop.hbase.io.hfile.bucket.BucketCache;
  * <ul>
  *   <li>{@link #HBASE_BUCKET}: HBase 2.6.4's own {@code BucketCache} on its {@code offheap} engine, HBase's default
  *       bucket sizes, the baseline of every ratio;</li>
+ *   <li>{@link #HBASE_FILE}: the same on HBase's {@code file:} engine in the trial's scratch directory, the baseline
+ *       of {@link #OURS_FILE} when engines are compared like for like;</li>
  *   <li>{@link #OURS_OFFHEAP}: {@link HBaseL2Cache} from {@code hbase.bucketcache.ioengine=offheap}, through the
  *       {@code (Configuration)} constructor HBase's external-cache hook calls;</li>
  *   <li>{@link #OURS_FILE}: the same with {@code file:} in the trial's scratch directory (served by the page cache
@@ -33,6 +35,7 @@ import org.apache.hadoop.hbase.io.hfile.bucket.BucketCache;
  */
 public enum RegionCompetitor {
   HBASE_BUCKET,
+  HBASE_FILE,
   OURS_OFFHEAP,
   OURS_FILE,
   OURS_OFFHEAP_COPY,
@@ -46,7 +49,7 @@ public enum RegionCompetitor {
    * Item sizes of every competitor: the two of HBase's default sizes a 64 KiB data block and its headers fall in.
    * With HBase's fourteen defaults, each bucket is 2 MiB (four items of the largest) and HBase's allocator gives
    * every size a bucket up front, so a {@value RegionStack#L2_MB} MiB cache would keep only a few buckets for
-   * 64 KiB blocks; with these two, buckets are 388 KiB and the small cache behaves as a production-size one does.
+   * 64 KiB blocks; with these two, HBase's buckets are 388 KiB (ours 390 KiB) and the small cache behaves as a production-size one does.
    */
   static final int[] BUCKET_SIZES = {66560, 99328};
 
@@ -60,6 +63,10 @@ public enum RegionCompetitor {
         return new BucketCache("offheap", (long) megabytes << 20, HConstants.DEFAULT_BLOCKSIZE, BUCKET_SIZES,
             WRITER_THREADS, WRITER_QUEUE_LENGTH, null, BucketCache.DEFAULT_ERROR_TOLERATION_DURATION,
             new Configuration(false));
+      case HBASE_FILE:
+        return new BucketCache("file:" + scratch.resolve("hbase-l2.cache"), (long) megabytes << 20,
+            HConstants.DEFAULT_BLOCKSIZE, BUCKET_SIZES, WRITER_THREADS, WRITER_QUEUE_LENGTH, null,
+            BucketCache.DEFAULT_ERROR_TOLERATION_DURATION, new Configuration(false));
       case OURS_OFFHEAP:
         return new HBaseL2Cache(ours("offheap", megabytes));
       case OURS_OFFHEAP_COPY:
@@ -89,7 +96,7 @@ public enum RegionCompetitor {
    * once for {@link #FLOOR_PREBUILT}, which stores on the caller's thread).
    */
   void drain(BlockCache cache) {
-    if (this == HBASE_BUCKET) {
+    if (this == HBASE_BUCKET || this == HBASE_FILE) {
       HBaseBucketDrain.await((BucketCache) cache, name());
     } else if (this != FLOOR_PREBUILT) {
       L2Drain.await(((HBaseL2Cache) cache).l2());

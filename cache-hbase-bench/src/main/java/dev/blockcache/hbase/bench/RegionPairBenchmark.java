@@ -47,12 +47,19 @@ public class RegionPairBenchmark extends RegionBenchmarkDefaults {
   @Param({"IN_CACHE", "FOUR_TIMES"})
   RegionGetBenchmark.Dataset dataset;
 
+  /**
+   * The side {@link #competitor} is compared with, reported as {@code hbase*}: HBase's {@code BucketCache} offheap,
+   * or on its {@code file:} engine ({@link RegionCompetitor#HBASE_FILE}) to compare {@code OURS_FILE} like for like.
+   */
+  @Param({"HBASE_BUCKET"})
+  RegionCompetitor baseline;
+
   private final RegionStack[] stacks = new RegionStack[2];
 
   @Setup(Level.Trial)
   public void setUp(BenchmarkParams params) throws IOException {
     int megabytes = dataset.megabytes;
-    stacks[PairClock.HBASE] = RegionStack.open(RegionCompetitor.HBASE_BUCKET, megabytes);
+    stacks[PairClock.HBASE] = RegionStack.open(baseline, megabytes);
     stacks[PairClock.COMPETITOR] = RegionStack.open(competitor, megabytes);
     if (params.getMeasurement().getTime().convertTo(TimeUnit.MILLISECONDS)
         >= RegionGetBenchmark.SMOKE_ITERATION_MS) {
