@@ -50,7 +50,8 @@ public final class ConfigKeys {
       new Key(BucketCacheConfig.SIZE, "unset", "L2 capacity in MB (a float) in [1, 4194304] (4 TiB, what the index"
           + " addresses); required with an engine; heap and offheap must fit in the heap / direct memory left"),
       new Key(BucketCacheConfig.BUCKET_SIZES, "5120,9216,...,525312 (14 sizes)",
-          "L2 item sizes in bytes, ascending multiples of 256; each bucket holds 4 items of the largest size;"
+          "L2 item sizes in bytes, ascending multiples of 256; each bucket holds 4 items of the largest size, or 5"
+          + " where that gives every size at least as many items (docs/operations.md, \"Bucket geometry\");"
           + " the largest at least 1280 (a 1 KiB block and its header)"),
       new Key(BucketCacheConfig.WRITER_THREADS, "3", "L2 writer threads"),
       new Key(BucketCacheConfig.WRITER_QUEUE_LENGTH, "64", "capacity of each L2 writer queue"),
