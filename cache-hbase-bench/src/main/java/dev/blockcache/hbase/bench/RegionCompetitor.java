@@ -16,8 +16,8 @@ import org.apache.hadoop.hbase.io.hfile.bucket.BucketCache;
  * The L2s the region benchmarks compare, each built as a RegionServer builds it and given the same capacity, writer
  * threads (3) and writer queue length (64), HBase's defaults:
  * <ul>
- *   <li>{@link #HBASE_BUCKET}: HBase 2.6.4's own {@code BucketCache} on its {@code offheap} engine, HBase's default
- *       bucket sizes, the baseline of every ratio;</li>
+ *   <li>{@link #HBASE_BUCKET}: HBase 2.6.4's own {@code BucketCache} on its {@code offheap} engine, with
+ *       {@link #BUCKET_SIZES} as every competitor, the baseline of every ratio;</li>
  *   <li>{@link #HBASE_FILE}: the same on HBase's {@code file:} engine in the trial's scratch directory, the baseline
  *       of {@link #OURS_FILE} when engines are compared like for like;</li>
  *   <li>{@link #OURS_OFFHEAP}: {@link HBaseL2Cache} from {@code hbase.bucketcache.ioengine=offheap}, through the
@@ -49,7 +49,8 @@ public enum RegionCompetitor {
    * Item sizes of every competitor: the two of HBase's default sizes a 64 KiB data block and its headers fall in.
    * With HBase's fourteen defaults, each bucket is 2 MiB (four items of the largest) and HBase's allocator gives
    * every size a bucket up front, so a {@value RegionStack#L2_MB} MiB cache would keep only a few buckets for
-   * 64 KiB blocks; with these two, HBase's buckets are 388 KiB (ours 390 KiB) and the small cache behaves as a production-size one does.
+   * 64 KiB blocks; with these two, HBase's buckets are 388 KiB (ours 390 KiB: see {@code ItemSizes.bucketCapacity})
+   * and the small cache behaves as a production-size one does.
    */
   static final int[] BUCKET_SIZES = {66560, 99328};
 
