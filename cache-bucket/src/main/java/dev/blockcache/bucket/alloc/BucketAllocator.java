@@ -57,17 +57,13 @@ public final class BucketAllocator {
   /** Most longs in the free-item bitmap: the Java array size limit, so bucket * wordsPerBucket never overflows. */
   private static final long MAX_BITMAP_WORDS = Integer.MAX_VALUE - 8;
 
-  /** Largest size-class table: 64 Ki units (items up to 16 MiB), 128 KiB of heap. */
-  private static final int MAX_CLASS_TABLE_UNITS = 1 << 16;
-
   private static final int UNASSIGNED = -1;
   private static final int NONE = -1;
   /** Opaque access to {@code head}'s elements, for {@link #hasRoomFor}'s read without the lock. */
   private static final VarHandle HEADS = MethodHandles.arrayElementVarHandle(int[].class);
 
   private final int[] itemSizes;
-  /** Size class by 256-byte unit of length (see {@link #classTable}), or null for very large items. */
-  private final short[] classOfUnit;
+  private final SizeClassLookup sizeClasses;
   private final int[] itemsPerBucket;
   private final int bucketCapacity;
   private final int bucketCount;
@@ -115,7 +111,7 @@ public final class BucketAllocator {
    */
   public BucketAllocator(long capacity, int[] itemSizes, int bucketCapacity) {
     this.itemSizes = ItemSizes.checked(itemSizes);
-    this.classOfUnit = this.itemSizes.length <= Short.MAX_VALUE ? classTable(this.itemSizes) : null;
+    this.sizeClasses = new SizeClassLookup(this.itemSizes);
     if (bucketCapacity < ItemSizes.smallestBucket(this.itemSizes) || bucketCapacity % ITEM_ALIGNMENT != 0) {
       throw new IllegalArgumentException("bucket capacity " + bucketCapacity + ": need a multiple of "
           + ITEM_ALIGNMENT + " of at least " + ItemSizes.smallestBucket(this.itemSizes) + " bytes");
@@ -176,33 +172,7 @@ public final class BucketAllocator {
     if (length <= 0 || length > maxItemSize()) {
       return -1;
     }
-    if (classOfUnit != null) {
-      return classOfUnit[(length - 1) / ITEM_ALIGNMENT];
-    }
-    int i = Arrays.binarySearch(itemSizes, length);
-    return i >= 0 ? i : -i - 1;
-  }
-
-  /**
-   * The size class of every length, by {@value #ITEM_ALIGNMENT}-byte unit: entry {@code u} is the class of lengths
-   * {@code u * 256 + 1 .. (u + 1) * 256} (item sizes are multiples of 256, so one class fits a whole unit). Null
-   * when the largest item has more than {@value #MAX_CLASS_TABLE_UNITS} units: the lookup falls back to a binary
-   * search.
-   */
-  private static short[] classTable(int[] sizes) {
-    int units = sizes[sizes.length - 1] / ITEM_ALIGNMENT;
-    if (units > MAX_CLASS_TABLE_UNITS) {
-      return null;
-    }
-    short[] table = new short[units];
-    int c = 0;
-    for (int u = 0; u < units; u++) {
-      while (sizes[c] < (u + 1) * ITEM_ALIGNMENT) {
-        c++;
-      }
-      table[u] = (short) c;
-    }
-    return table;
+    return sizeClasses.classOf(length);
   }
 
   public int itemSize(int sizeClass) {
