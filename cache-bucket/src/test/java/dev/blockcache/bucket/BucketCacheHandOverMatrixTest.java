@@ -88,6 +88,22 @@ class BucketCacheHandOverMatrixTest {
   }
 
   @Test
+  void aCallerThatRetainsBeforeHandingOverKeepsReadingItsBufferUntilItReleases() {
+    BlockKey key = BlockKey.of("f", 8192);
+    ByteBuf read = source(key, 5000);
+    assertEquals(CacheResult.CACHED, cache.handOver(key, read.retain(), DATA));
+    Blocks.verify(key, 5000, read); // the caller reads its own reference while the block waits for its writer
+    BucketCaches.drain(cache);
+    assertEquals(1, read.refCnt(), "the cache must release the one reference it was handed, once written");
+    Blocks.verify(key, 5000, read);
+    ByteBuf written = cache.getBlock(key, READ);
+    assertNotNull(written);
+    Blocks.verify(key, 5000, written);
+    written.release();
+    read.release();
+  }
+
+  @Test
   void aScopedReadOfAWaitingBlockSeesItsBytes() {
     BlockKey key = BlockKey.of("f", 0);
     assertEquals(CacheResult.CACHED, cache.handOver(key, source(key, 3000), DATA));

@@ -9,9 +9,10 @@ import io.netty.buffer.ByteBuf;
  * <ul>
  *   <li>{@link #cacheBlock} never takes the caller's reference: it copies the block's readable bytes into memory the
  *       cache owns, and the caller releases its buffer as it would have without the call.</li>
- *   <li>{@link #handOver} always takes the caller's reference, whatever it returns: the caller must not touch,
- *       modify or release {@code block} after the call. A cache may keep the buffer itself (no copy) until it evicts
- *       the block, so the caller hands over only buffers nobody writes to any more.</li>
+ *   <li>{@link #handOver} always takes one reference of the caller's, whatever it returns: a caller that held no
+ *       other must not touch, modify or release {@code block} after the call, and one that still reads it retains
+ *       first. A cache may keep the buffer itself (no copy) until it evicts the block, so the caller hands over
+ *       only buffers nobody writes to any more.</li>
  *   <li>{@link #getBlock} returns a read-only block of which the caller owns exactly one reference and must release
  *       it (once, with {@link ByteBuf#release()}); until then the bytes stay valid whatever the cache evicts, and
  *       after it the block must not be touched. Retaining or slicing follows netty's rules for that buffer.</li>
@@ -39,9 +40,11 @@ public interface BlockCache extends AutoCloseable {
   CacheResult cacheBlock(BlockKey key, ByteBuf block, CacheOptions options);
 
   /**
-   * Caches {@code block}'s readable bytes under {@code key}, taking over the caller's reference: whatever the result,
-   * the caller no longer owns {@code block} and must not touch, modify or release it. A cache may keep the buffer
-   * itself instead of copying it, so {@code block} must be immutable from the call on (no other holder writes to it).
+   * Caches {@code block}'s readable bytes under {@code key}, taking over one reference of the caller's: whatever the
+   * result, that reference is the cache's, and a caller that held no other must not touch, modify or release
+   * {@code block} after the call. A cache may keep the buffer itself instead of copying it, so {@code block} must be
+   * immutable from the call on (no holder writes to it). A caller that still reads the block hands over a retained
+   * reference ({@code handOver(key, block.retain(), options)}) and releases its own when done.
    *
    * <p>This default is {@link #cacheBlock} followed by releasing the caller's reference; the caches override it with
    * a path that copies less.

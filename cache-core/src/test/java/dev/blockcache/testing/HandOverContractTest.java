@@ -93,6 +93,22 @@ public abstract class HandOverContractTest extends BlockCacheContractTest {
   }
 
   @Test
+  void aCallerThatRetainsBeforeHandingOverKeepsReadingItsBufferUntilItReleases() {
+    for (BlockCategory category : List.of(BlockCategory.INDEX, BlockCategory.DATA)) {
+      BlockKey key = key("retained-" + category, 0);
+      ByteBuf read = heapPayload(key, 4096, 0);
+      assertEquals(CacheResult.CACHED, cache.handOver(key, read.retain(), CacheOptions.of(category)));
+      assertTrue(read.refCnt() >= 1, "the caller's own reference must survive the hand-over");
+      assertCachedAndReadable(key, 4096, category);
+      assertTrue(cache.evictBlock(key));
+      settle(cache);
+      Blocks.verify(key, 4096, read); // the caller's reference still reads its bytes after the cache let go
+      read.release();
+      assertEquals(0, read.refCnt(), "the cache must release the reference it was handed");
+    }
+  }
+
+  @Test
   void aHandedOverBlockHeldByAReaderOutlivesItsEviction() {
     BlockKey key = key("f", 0);
     assertEquals(CacheResult.CACHED, cache.handOver(key, heapPayload(key, 5000, 0),

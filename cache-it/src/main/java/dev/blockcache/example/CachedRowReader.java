@@ -104,8 +104,8 @@ public final class CachedRowReader implements AutoCloseable {
       return cached;                                           // a read-only view; the caller releases it
     }
     ByteBuf read = readFromFile(offset, length);               // a miss: your buffer, your reference
-    cache.cacheBlock(key, read, CacheOptions.of(type));        // the cache copies; nothing retained
-    return read;
+    cache.handOver(key, read.retain(), CacheOptions.of(type)); // one reference is the cache's: no copy in the L1
+    return read;                                               // yours to release; nobody writes to it again
   }
 
   /** The index entry (its reader-relative position) of the block whose first row is the greatest ≤ rowId, or -1. */
