@@ -287,11 +287,33 @@ public final class BucketCache implements BlockCache {
     return Math.min(allocator.maxItemSize(), IndexEntry.MAX_LENGTH);
   }
 
+  /**
+   * {@inheritDoc} The RAM cache is looked at before the index: a writer publishes a block in the index before it takes
+   * the block out of the RAM cache, so a block that is in neither when looked for in this order was really not cached.
+   * (The other order misses a block whose writer publishes and removes between the two looks.)
+   *
+   * <p>The path is flat on purpose: past the RAM cache (looked at only when a block waits), the key goes to no method
+   * the JIT may leave out of line, only its parts do, so that a key built per lookup can be scalar-replaced rather than
+   * allocated on every get.
+   */
   @Override
   public ByteBuf getBlock(BlockKey key, ReadOptions options) {
     Objects.requireNonNull(key, "key");
     Objects.requireNonNull(options, "options");
-    ByteBuf block = closed || ioErrors.disabled() ? null : lookup(key);
+    ByteBuf block = null;
+    if (!closed && !ioErrors.disabled()) {
+      PendingWrite waiting = ramCache.isEmpty() ? null : ramCache.get(key);
+      block = waiting == null ? null : waiting.block().tryView(); // null also if its writer let go of it just now
+      if (block == null) {
+        int segment = index.segmentIndex(key);
+        long fingerprint = BlockIndex.fingerprint(key);
+        long entry = index.get(segment, fingerprint);
+        if (entry != IndexEntry.ABSENT) {
+          block = reader.readsSlots() ? reader.readSlot(entry, segment, fingerprint, key.file(), key.offset())
+              : reader.readVerified(key, entry);
+        }
+      }
+    }
     if (block == null) {
       stats.miss(options);
     } else {
@@ -302,47 +324,33 @@ public final class BucketCache implements BlockCache {
 
   /**
    * {@inheritDoc} Allocates nothing for a block in the RAM cache or in a zero-copy memory engine's slot (pinned for
-   * the reader's call); other engines read the block as {@link #getBlock} does and lend it.
+   * the reader's call); other engines read the block as {@link #getBlock} does and lend it. Looks in the order and
+   * the manner of {@link #getBlock}.
    */
   @Override
   public boolean read(BlockKey key, ReadOptions options, BlockReader reader) {
     Objects.requireNonNull(key, "key");
     Objects.requireNonNull(options, "options");
     Objects.requireNonNull(reader, "reader");
-    boolean hit = !closed && !ioErrors.disabled() && lookup(key, reader);
+    boolean hit = false;
+    if (!closed && !ioErrors.disabled()) {
+      PendingWrite waiting = ramCache.isEmpty() ? null : ramCache.get(key);
+      hit = waiting != null && waiting.block().tryRead(reader); // false also if its writer let go of it just now
+      if (!hit) {
+        int segment = index.segmentIndex(key);
+        long fingerprint = BlockIndex.fingerprint(key);
+        long entry = index.get(segment, fingerprint);
+        hit = entry != IndexEntry.ABSENT && (this.reader.lendsSlots()
+            ? this.reader.lendSlot(entry, segment, fingerprint, key.file(), key.offset(), reader)
+            : this.reader.read(key, entry, reader));
+      }
+    }
     if (hit) {
       stats.hit(options);
     } else {
       stats.miss(options);
     }
     return hit;
-  }
-
-  /** {@link #lookup(BlockKey)}'s order, lending the block to {@code reader} instead of returning it. */
-  private boolean lookup(BlockKey key, BlockReader reader) {
-    PendingWrite waiting = ramCache.get(key);
-    if (waiting != null && waiting.block().tryRead(reader)) {
-      return true; // else its writer let go of it just now, after publishing it in the index
-    }
-    long entry = index.get(key);
-    return entry != IndexEntry.ABSENT && this.reader.read(key, entry, reader);
-  }
-
-  /**
-   * The RAM cache is looked at before the index: a writer publishes a block in the index before it takes the block
-   * out of the RAM cache, so a block that is in neither when looked for in this order was really not cached. (The
-   * other order misses a block whose writer publishes and removes between the two looks.)
-   */
-  private ByteBuf lookup(BlockKey key) {
-    PendingWrite waiting = ramCache.get(key);
-    if (waiting != null) {
-      ByteBuf view = waiting.block().tryView();
-      if (view != null) {
-        return view;
-      } // else its writer let go of it just now, after publishing it in the index
-    }
-    long entry = index.get(key);
-    return entry == IndexEntry.ABSENT ? null : reader.read(key, entry);
   }
 
   @Override

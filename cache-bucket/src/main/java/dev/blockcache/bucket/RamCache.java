@@ -27,6 +27,11 @@ final class RamCache {
     return pending.get(key);
   }
 
+  /** Whether no block waits: a few loads, no lookup. */
+  boolean isEmpty() {
+    return pending.isEmpty();
+  }
+
   /** Removes {@code write} if it is still the one waiting for its key. */
   boolean remove(PendingWrite write) {
     return pending.remove(write.key(), write);

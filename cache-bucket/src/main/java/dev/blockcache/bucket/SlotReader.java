@@ -69,21 +69,42 @@ final class SlotReader {
   }
 
   /**
-   * The block in {@code entry}'s slot, or null if the slot no longer holds {@code key}.
+   * The block in {@code entry}'s slot, or null if the slot no longer holds {@code key}: {@link #readSlot} on a memory
+   * engine, {@link #readVerified} on any other.
    *
    * @return a buffer of which the caller owns one reference and must release it, or null
    */
   ByteBuf read(BlockKey key, long entry) {
-    if (!engine.isMemory()) {
-      return readVerified(key, entry);
-    }
+    return readsSlots() ? readSlot(entry, index.segmentIndex(key), BlockIndex.fingerprint(key), key.file(), key.offset())
+        : readVerified(key, entry);
+  }
+
+  /** Whether gets read the engine's memory in place ({@link #readSlot}) rather than through {@link #readVerified}. */
+  boolean readsSlots() {
+    return engine.isMemory();
+  }
+
+  /** Whether scoped reads lend the slot in place ({@link #lendSlot}) rather than through {@link #read}. */
+  boolean lendsSlots() {
+    return zeroCopy && engine.isMemory();
+  }
+
+  /**
+   * {@link #read} from a memory engine, for the key known by its index {@code segment} and {@code fingerprint} (to
+   * look it up again once the slot is pinned) and by its {@code file} and {@code keyOffset} (to check the slot's
+   * header). It takes the key's parts rather than the key: a key passed to a method the JIT leaves out of line cannot
+   * be scalar-replaced, so a key built per lookup would be allocated on every hit.
+   *
+   * @return a buffer of which the caller owns one reference and must release it, or null
+   */
+  ByteBuf readSlot(long entry, int segment, long fingerprint, String file, long keyOffset) {
     long offset = IndexEntry.offset(entry);
     if (!slots.pin(offset)) {
       return null;
     }
     boolean handedOut = false;
     try {
-      long region = pinnedRegion(key, entry);
+      long region = pinnedRegion(index.peek(segment, fingerprint), entry, file, keyOffset);
       if (region == NO_REGION) {
         return null;
       }
@@ -174,12 +195,18 @@ final class SlotReader {
       BlockReader.lend(block, reader);
       return true;
     }
+    return lendSlot(entry, index.segmentIndex(key), BlockIndex.fingerprint(key), key.file(), key.offset(), reader);
+  }
+
+  /** {@link #read(BlockKey, long, BlockReader)} from a zero-copy memory engine; the key's parts as {@link #readSlot}. */
+  boolean lendSlot(long entry, int segment, long fingerprint, String file, long keyOffset,
+      BlockReader reader) {
     long offset = IndexEntry.offset(entry);
     if (!slots.pin(offset)) {
       return false;
     }
     try {
-      long region = pinnedRegion(key, entry);
+      long region = pinnedRegion(index.peek(segment, fingerprint), entry, file, keyOffset);
       if (region == NO_REGION) {
         return false;
       }
@@ -194,12 +221,13 @@ final class SlotReader {
   private static final long NO_REGION = -1L;
 
   /**
-   * Where the block of {@code key} lies in its memory segment, checked against the slot's header: the block's start
-   * in the segment in the high 32 bits and its length in the low 32 bits, or {@link #NO_REGION}. The caller has
-   * pinned the slot.
+   * Where the block of the key of {@code file} and {@code keyOffset} lies in its memory segment, checked against the
+   * slot's header: the block's start in the segment in the high 32 bits and its length in the low 32 bits, or
+   * {@link #NO_REGION}. The caller has pinned {@code entry}'s slot and then looked the key up again ({@code now}: a
+   * slot freed before the pin no longer has the key's entry).
    */
-  private long pinnedRegion(BlockKey key, long entry) {
-    if (!sameSlot(index.peek(key), entry)) {
+  private long pinnedRegion(long now, long entry, String file, long keyOffset) {
+    if (!sameSlot(now, entry)) {
       return NO_REGION;
     }
     long offset = IndexEntry.offset(entry);
@@ -207,7 +235,7 @@ final class SlotReader {
     ByteBuf slot = engine.segment(offset);
     int at = (int) (offset % engine.segmentSize());
     int blockLength = slot.getInt(at + BlockHeader.LENGTH_OFFSET);
-    int headerLength = BlockHeader.verifyKey(slot, at, key, blockLength);
+    int headerLength = BlockHeader.verifyKey(slot, at, file, keyOffset, blockLength);
     if (headerLength < 0 || headerLength + blockLength != stored) {
       faults.headerMismatch();
       return NO_REGION;
@@ -228,7 +256,13 @@ final class SlotReader {
         && IndexEntry.length(a) == IndexEntry.length(b);
   }
 
-  private ByteBuf readVerified(BlockKey key, long entry) {
+  /**
+   * The block of {@code key} read from {@code entry}'s slot on an engine that is not memory, checked after the read;
+   * null on any mismatch or error (see the class notes).
+   *
+   * @return a buffer of which the caller owns one reference and must release it, or null
+   */
+  ByteBuf readVerified(BlockKey key, long entry) {
     if (slots.closed()) {
       return null;
     }

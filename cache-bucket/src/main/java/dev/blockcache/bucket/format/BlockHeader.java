@@ -221,14 +221,23 @@ public final class BlockHeader {
    *     block or no valid header
    */
   public static int verifyKey(ByteBuf slot, int index, BlockKey key, int length) {
+    return verifyKey(slot, index, key.file(), key.offset(), length);
+  }
+
+  /**
+   * As {@link #verifyKey(ByteBuf, int, BlockKey, int)} for the key of {@code file} and {@code offset}: for a hit path
+   * whose caller keeps its {@link BlockKey} out of methods too large to inline, so that a key built per lookup need
+   * not be allocated.
+   */
+  public static int verifyKey(ByteBuf slot, int index, String file, long offset, int length) {
     if (slot.getInt(index + MAGIC_OFFSET) != MAGIC
         || slot.getUnsignedByte(index + VERSION_OFFSET) != VERSION
         || slot.getInt(index + LENGTH_OFFSET) != length
-        || slot.getLong(index + KEY_OFFSET_OFFSET) != key.offset()) {
+        || slot.getLong(index + KEY_OFFSET_OFFSET) != offset) {
       return -1;
     }
     int nameLength = slot.getUnsignedShort(index + NAME_LENGTH_OFFSET);
-    if (!nameMatches(slot, index + NAME_OFFSET, nameLength, key.file())) {
+    if (!nameMatches(slot, index + NAME_OFFSET, nameLength, file)) {
       return -1;
     }
     return FIXED_LENGTH + nameLength;

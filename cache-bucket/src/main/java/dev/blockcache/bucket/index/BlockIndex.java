@@ -185,12 +185,19 @@ public final class BlockIndex {
    * per-priority totals. The returned value carries the priority after promotion.
    */
   public long get(BlockKey key) {
-    long fp = fingerprint(key);
+    return get(segmentIndex(key), fingerprint(key));
+  }
+
+  /**
+   * {@link #get(BlockKey)} for a key known by its {@link #segmentIndex} and {@link #fingerprint}: for a hit path that
+   * keeps its key out of methods the JIT may not inline, so that a key built per lookup need not be allocated.
+   */
+  public long get(int segment, long fingerprint) {
     FrequencySketch s = sketch;
     if (s != null) {
-      s.increment(fp); // a hit or a miss: both are accesses the admission weighs
+      s.increment(fingerprint); // a hit or a miss: both are accesses the admission weighs
     }
-    return segmentOf(key).lookup(fp, Segment.Access.TOUCH);
+    return segments[segment].lookup(fingerprint, Segment.Access.TOUCH);
   }
 
   /** The estimated recent accesses of {@code key} ({@link FrequencySketch#frequency}); 0 without a sketch. */
