@@ -37,13 +37,18 @@ public final class Keys {
     return (long) (i / FILES) * blockSize;
   }
 
-  /** The block content for key {@code i}: {@code blockSize} bytes, its index in the first four. */
+  /**
+   * The block content for key {@code i}: {@code blockSize} bytes, its index in the first four, and a byte of it in the
+   * middle and at the end, so that a get that reads the first, middle and last byte reads this block's own.
+   */
   public byte[] content(int i) {
     byte[] block = new byte[blockSize];
     block[0] = (byte) (i >>> 24);
     block[1] = (byte) (i >>> 16);
     block[2] = (byte) (i >>> 8);
     block[3] = (byte) i;
+    block[blockSize >>> 1] = (byte) i;
+    block[blockSize - 1] = (byte) (i >>> 8);
     return block;
   }
 }

@@ -7,7 +7,7 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * What every L1 get benchmark does with a hit: read the block's first, middle and last byte (so that the block's
+ * What every L1 and L2 get benchmark does with a hit: read the block's first, middle and last byte (so that the block's
  * bytes are touched, not just its header object) and sum them. Also a reusable {@link BlockReader} for scoped reads:
  * one per benchmark thread, the sum of the last block read left in {@link #last}.
  *
@@ -24,21 +24,24 @@ public class ThreeBytes implements BlockReader {
   }
 
   /** The sum of {@code block}'s first, middle and last readable byte. */
-  static int of(ByteBuf block) {
-    int from = block.readerIndex();
-    int length = block.readableBytes();
-    return block.getByte(from) + block.getByte(from + (length >>> 1)) + block.getByte(from + length - 1);
+  public static int of(ByteBuf block) {
+    return of(block, block.readerIndex(), block.readableBytes());
+  }
+
+  /** The same over {@code length} bytes of {@code buffer} from index {@code from}. */
+  public static int of(ByteBuf buffer, int from, int length) {
+    return buffer.getByte(from) + buffer.getByte(from + (length >>> 1)) + buffer.getByte(from + length - 1);
   }
 
   /** The same over an HBase buffer's position..limit. */
-  static int of(ByteBuff block) {
+  public static int of(ByteBuff block) {
     int from = block.position();
     int length = block.limit() - from;
     return block.get(from) + block.get(from + (length >>> 1)) + block.get(from + length - 1);
   }
 
   /** The same over an array. */
-  static int of(byte[] block) {
+  public static int of(byte[] block) {
     return block[0] + block[block.length >>> 1] + block[block.length - 1];
   }
 }

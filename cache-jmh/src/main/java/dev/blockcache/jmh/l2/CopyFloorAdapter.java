@@ -3,6 +3,7 @@ package dev.blockcache.jmh.l2;
 import dev.blockcache.api.BlockKey;
 import dev.blockcache.bucket.format.BlockHeader;
 import dev.blockcache.jmh.l1.Keys;
+import dev.blockcache.jmh.l1.ThreeBytes;
 import dev.blockcache.jmh.workload.SlotShape;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -21,7 +22,7 @@ import io.netty.buffer.Unpooled;
  *       written. This is where any bucket cache with HBase's default sizes puts its blocks, HBase's included: a
  *       4 KiB block then spans two pages, which makes the copy slower than the packed one.</li>
  * </ul>
- * A get returns the length of a copied slot; nothing is reference counted.
+ * A get reads three bytes of a copied slot; nothing is reference counted.
  *
  * <p>Thread-safety: as {@link L2Adapter}; {@link #get} reads only fields that {@link #insert} set before the
  * benchmark's own synchronisation (it is an insert floor, not a concurrent cache).
@@ -123,7 +124,7 @@ final class CopyFloorAdapter implements L2Adapter {
     if (i >= copied) {
       throw L2Adapter.miss(name, i);
     }
-    return blockSize;
+    return ThreeBytes.of(slots, i * stride + gap, blockSize);
   }
 
   @Override

@@ -2,6 +2,8 @@ package dev.blockcache.jmh.l2;
 
 import dev.blockcache.jmh.hbase.HBaseBlocks;
 import dev.blockcache.jmh.l1.Keys;
+import dev.blockcache.jmh.l1.ThreeBytes;
+import dev.blockcache.jmh.workload.KeySource;
 import org.apache.hadoop.hbase.io.hfile.BlockCache;
 import org.apache.hadoop.hbase.io.hfile.BlockCacheKey;
 import org.apache.hadoop.hbase.io.hfile.BlockType;
@@ -17,7 +19,10 @@ import org.apache.hadoop.hbase.io.hfile.HFileContextBuilder;
  * <p>Reference counting: a block made per insert holds one reference, the reader's, which the adapter releases after
  * {@code cacheBlock} (a cache that keeps the block retains its own); a prepared source block keeps the adapter's
  * reference until {@link #close}, so it can be offered again. {@code getBlock} returns a block holding one reference
- * for the caller, which the adapter releases after reading its serialized length.
+ * for the caller, which the adapter releases after reading three bytes of it through {@code getBufferWithoutHeader()},
+ * as HBase's scanner reads a block. A get builds its {@link BlockCacheKey} from the file's name and the offset, as
+ * HBase's {@code HFileReaderImpl} does, unless the setup asks for prebuilt keys (HBase has no per-file handle, so
+ * {@link KeySource#FILE_HANDLE} builds from the name too).
  *
  * <p>Thread-safety: as {@link L2Adapter}.
  */
@@ -32,6 +37,7 @@ abstract class HBaseApiAdapter implements L2Adapter {
   /** The key objects, or null with {@link KeyObjects#PER_CALL}. */
   private final BlockCacheKey[] keys;
   private final HFileContext context;
+  private final KeySource lookups;
   private HFileBlock[] sources;
 
   HBaseApiAdapter(String name, L2Setup setup, BlockCache cache, KeyObjects keyObjects) {
@@ -44,6 +50,10 @@ abstract class HBaseApiAdapter implements L2Adapter {
       keys[i] = newKey(i);
     }
     this.context = new HFileContextBuilder().withBlockSize(setup.blockSize()).build();
+    this.lookups = setup.keySource();
+    if (lookups == KeySource.PREBUILT && keys == null) {
+      throw new IllegalArgumentException(name + ": prebuilt lookup keys need the adapter's key objects");
+    }
   }
 
   private BlockCacheKey newKey(int i) {
@@ -83,13 +93,14 @@ abstract class HBaseApiAdapter implements L2Adapter {
 
   @Override
   public int get(int i) {
-    Cacheable block = cache.getBlock(key(i), true, false, true);
+    BlockCacheKey key = lookups == KeySource.PREBUILT ? keys[i] : newKey(i);
+    Cacheable block = cache.getBlock(key, true, false, true);
     if (block == null) {
       throw L2Adapter.miss(name, i);
     }
-    int length = block.getSerializedLength();
+    int sum = ThreeBytes.of(((HFileBlock) block).getBufferWithoutHeader());
     block.release();
-    return length;
+    return sum;
   }
 
   @Override

@@ -4,8 +4,8 @@ package dev.blockcache.jmh.l2;
  * One L2 competitor behind the smallest interface the L2 benchmarks need, over a fixed key set of {@code keys} blocks
  * (key {@code i} as {@link dev.blockcache.jmh.l1.Keys} maps it, the same for every competitor).
  *
- * <p>{@link #get} does what a reader does with a hit, by the competitor's own contract: it takes the block, reads its
- * length and gives back whatever reference the get handed it. A miss throws: a get benchmark that misses measures
+ * <p>{@link #get} does what a reader does with a hit, by the competitor's own contract: it takes the block, reads three
+ * of its bytes and gives back whatever reference the get handed it. A miss throws: a get benchmark that misses measures
  * something else. {@link #insert} offers one block the way a storage engine's reader does after reading it from disk,
  * and keeps no reference the cache did not ask for.
  *
@@ -26,7 +26,12 @@ interface L2Adapter extends AutoCloseable {
   /** Blocks until every accepted block has been written to a slot or dropped, and none waits in RAM. */
   void drain();
 
-  /** Looks key {@code i} up, consumes and releases the block; returns its length. */
+  /**
+   * Looks key {@code i} up (its key come by as the setup's {@link L2Setup#keySource} says), reads the block's first,
+   * middle and last byte ({@link dev.blockcache.jmh.l1.ThreeBytes}) and gives back the reference the get handed out.
+   *
+   * @return the three bytes' sum
+   */
   int get(int i);
 
   /** Blocks the cache holds, as it counts them; after {@link #drain()}, the blocks in slots. */

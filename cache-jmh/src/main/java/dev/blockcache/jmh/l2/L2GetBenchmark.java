@@ -3,6 +3,7 @@ package dev.blockcache.jmh.l2;
 import dev.blockcache.jmh.BenchmarkDefaults;
 import dev.blockcache.jmh.workload.KeyCursor;
 import dev.blockcache.jmh.workload.KeyIndexes;
+import dev.blockcache.jmh.workload.KeySource;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Param;
@@ -23,10 +24,15 @@ import org.openjdk.jmh.annotations.Threads;
  *       none is served from the RAM cache of blocks waiting for a writer. Every key is then read once (the single
  *       to multi promotion happens before measuring) and the block count checked. Gets only while measuring.</li>
  *   <li><b>Keys</b>: uniform over the key set, drawn in advance from a fixed seed into a 2^20-entry index array
- *       that each thread walks from its own start.</li>
- *   <li><b>Per get</b>: the competitor's get, the block's length read, and the reference the get handed out given
- *       back (ours: {@code ByteBuf.release()} of the view or copy; HBase: {@code Cacheable.release()} of the block
- *       its {@code getBlock} retained for the caller). Hits are counted in each cache's statistics.</li>
+ *       that each thread walks from its own start. Each get comes by its key as {@link #keySource} says:
+ *       {@link KeySource#PER_LOOKUP} (the default row) builds it from the file's shared name {@code String} and the
+ *       offset, as a storage engine's reader does (ours {@code BlockKey.of}, HBase {@code new BlockCacheKey}),
+ *       {@link KeySource#PREBUILT} takes it from an array built before measuring (a reference row).</li>
+ *   <li><b>Per get</b>: the competitor's get, the block's first, middle and last byte read (ours from the view,
+ *       HBase through {@code getBufferWithoutHeader()}, as its scanner reads a block), and the reference the get
+ *       handed out given back (ours: {@code ByteBuf.release()} of the view or copy; HBase: {@code Cacheable.release()}
+ *       of the block its {@code getBlock} retained for the caller). Hits are counted in each cache's
+ *       statistics.</li>
  *   <li><b>Threads</b>: {@link #get1Thread} and {@link #get2Threads}.</li>
  *   <li><b>Competitors</b> ({@link L2Competitor}): OURS_ZERO_COPY, OURS_COPY ({@code hbase.bucketcache.read.copy}),
  *       HBASE_BUCKET (HBase 2.6.4, {@code offheap}), CHM (a heap {@code ConcurrentHashMap}, the lookup floor),
@@ -52,6 +58,9 @@ public class L2GetBenchmark extends BenchmarkDefaults {
   @Param({"4096", "65536"})
   public int blockSize;
 
+  @Param({"PER_LOOKUP", "PREBUILT"})
+  public KeySource keySource;
+
   private L2Adapter cache;
   private int[] sequence;
 
@@ -59,7 +68,8 @@ public class L2GetBenchmark extends BenchmarkDefaults {
   public void setUp() {
     int keys = (int) (CONTENT_BYTES / blockSize);
     sequence = KeyIndexes.uniform(keys, 0x5EED_1234L);
-    cache = competitor.build(new L2Setup(keys, blockSize, capacity(keys, blockSize), POPULATE_QUEUE_WAIT_MS));
+    cache = competitor.build(new L2Setup(keys, blockSize, capacity(keys, blockSize), POPULATE_QUEUE_WAIT_MS,
+        keySource));
     for (int i = 0; i < keys; i++) {
       if (!cache.insert(i)) {
         throw new IllegalStateException(competitor + ": block " + i + " refused while populating");

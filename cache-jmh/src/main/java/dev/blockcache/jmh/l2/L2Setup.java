@@ -1,9 +1,12 @@
 package dev.blockcache.jmh.l2;
 
+import dev.blockcache.jmh.workload.KeySource;
+
 /**
  * What every L2 competitor is built for: a key set, a block size, a capacity and how long {@code cacheBlock} may wait
  * for room in a full writer queue ({@code hbase.bucketcache.queue.addition.waittime}; 0 = refuse at once, HBase's
- * default). Writer threads and queue length are HBase's defaults (3 × 64) for both caches.
+ * default), and how a get comes by its key. Writer threads and queue length are HBase's defaults (3 × 64) for both
+ * caches.
  *
  * <p>Thread-safety: immutable.
  *
@@ -11,10 +14,16 @@ package dev.blockcache.jmh.l2;
  * @param blockSize bytes of block content (HBase's blocks carry its 33-byte header on top, ours a key header)
  * @param capacity cache capacity in bytes
  * @param queueWaitMs the queue-addition wait in milliseconds
+ * @param keySource how {@link L2Adapter#get} comes by its key (inserts use keys made once, whatever it says)
  */
-record L2Setup(int keys, int blockSize, long capacity, long queueWaitMs) {
+record L2Setup(int keys, int blockSize, long capacity, long queueWaitMs, KeySource keySource) {
   /** Writer threads of both caches: HBase's default. */
   static final int WRITER_THREADS = 3;
   /** Length of each writer queue of both caches: HBase's default. */
   static final int WRITER_QUEUE_LENGTH = 64;
+
+  /** A setup whose gets build their keys per lookup, as a storage engine's reader does. */
+  L2Setup(int keys, int blockSize, long capacity, long queueWaitMs) {
+    this(keys, blockSize, capacity, queueWaitMs, KeySource.PER_LOOKUP);
+  }
 }

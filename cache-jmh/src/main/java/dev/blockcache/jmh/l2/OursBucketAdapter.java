@@ -9,6 +9,8 @@ import dev.blockcache.api.ReadOptions;
 import dev.blockcache.bucket.BucketCache;
 import dev.blockcache.bucket.BucketCacheConfig;
 import dev.blockcache.jmh.l1.Keys;
+import dev.blockcache.jmh.l1.OurKeys;
+import dev.blockcache.jmh.l1.ThreeBytes;
 import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -16,8 +18,9 @@ import java.util.function.UnaryOperator;
 
 /**
  * blockcache's {@link BucketCache} on the {@code offheap} engine. A get is {@link BucketCache#getBlock} with a
- * counted DATA lookup; the returned block (a zero-copy view, or a heap copy with {@code read.copy}) is owned by the
- * caller, so the adapter releases it once after reading its length. An insert is {@code cacheBlock}, which copies:
+ * counted DATA lookup of a key come by as the setup says ({@link OurKeys}); the returned block (a zero-copy view, or a
+ * heap copy with {@code read.copy}) is owned by the caller, so the adapter releases it once after reading three of
+ * its bytes. An insert is {@code cacheBlock}, which copies:
  * the adapter keeps (and finally releases) its own source buffers; or, with {@link Insert#HAND_OVER},
  * {@code handOver} of a new reference to the (never written) source buffer, which the cache keeps until the block is
  * in its slot and then releases, as HBase's cache retains and releases the blocks it is given.
@@ -36,8 +39,10 @@ final class OursBucketAdapter implements L2Adapter {
   private final Keys names;
   private final int keyCount;
   private final Insert insert;
-  /** The key objects, made once so that a get allocates none; null when keys are made per call (footprint). */
+  /** The key objects inserts use, made once; null when keys are made per call (footprint). */
   private final BlockKey[] keys;
+  /** The keys gets look up. */
+  private final OurKeys lookups;
   private ByteBuf[] sources;
 
   private OursBucketAdapter(String name, BucketCache cache, L2Setup setup, boolean retainKeys, Insert insert) {
@@ -47,6 +52,7 @@ final class OursBucketAdapter implements L2Adapter {
     this.names = new Keys(setup.blockSize());
     this.keyCount = setup.keys();
     this.keys = retainKeys ? new BlockKey[keyCount] : null;
+    this.lookups = new OurKeys(names, keyCount, setup.keySource());
     for (int i = 0; retainKeys && i < keyCount; i++) {
       keys[i] = BlockKey.of(names.file(i), names.offset(i));
     }
@@ -122,13 +128,13 @@ final class OursBucketAdapter implements L2Adapter {
 
   @Override
   public int get(int i) {
-    ByteBuf block = cache.getBlock(key(i), READ);
+    ByteBuf block = cache.getBlock(lookups.key(i), READ);
     if (block == null) {
       throw L2Adapter.miss(name, i);
     }
-    int length = block.readableBytes();
+    int sum = ThreeBytes.of(block);
     block.release();
-    return length;
+    return sum;
   }
 
   @Override

@@ -2,6 +2,8 @@ package dev.blockcache.jmh.l2;
 
 import dev.blockcache.api.BlockKey;
 import dev.blockcache.jmh.l1.Keys;
+import dev.blockcache.jmh.l1.OurKeys;
+import dev.blockcache.jmh.l1.ThreeBytes;
 import dev.blockcache.jmh.workload.SlotShape;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -11,10 +13,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * The floor of a get for a cache that finds a block's slot in a heap index and checks the key in the slot, as our
  * L2 does: a {@link ConcurrentHashMap} from {@link BlockKey} to the slot's offset, the slots at the stride of the
  * default bucket item that holds the block and our header ({@link SlotShape}) in one direct buffer, and per get one
- * 8-byte read at the slot's start (the key's {@code hash64()}, written there on insert) compared with the key.
+ * 8-byte read at the slot's start (the key's {@code hash64()}, written there on insert) compared with the key, then
+ * the block's first, middle and last byte read from the slot, as every competitor's get reads them. The key is come
+ * by as the setup says ({@link OurKeys}).
  *
- * <p>So a get pays the lookup and the slot's cache miss, and nothing else: no pin, no view, no reference count, no
- * statistics, no full-key check. It is not a cache (nothing is evicted, a block is never read through it) and not a
+ * <p>So a get pays the key, the lookup, the slot's cache misses and the bytes it reads, and nothing else: no pin, no
+ * view, no reference count, no statistics, no full-key check. It is not a cache (nothing is evicted, a block is never read through it) and not a
  * strict lower bound (an index leaner than a hash map of boxed offsets would pass it); it measures how far a get's
  * own work, beyond the memory it must touch, keeps a cache from the miss it cannot avoid.
  *
@@ -29,6 +33,7 @@ final class SlotReadFloorAdapter implements L2Adapter {
   private final int stride;
   /** Where the block starts in its slot: after a gap as long as our longest header. */
   private final int gap;
+  private final OurKeys lookups;
   private final ConcurrentHashMap<BlockKey, Integer> offsets;
   private final ByteBuf slots;
 
@@ -47,6 +52,7 @@ final class SlotReadFloorAdapter implements L2Adapter {
       throw new IllegalArgumentException(name + ": " + keys.length + " slots of " + stride + " bytes exceed one buffer");
     }
     this.slots = Unpooled.directBuffer((int) bytes);
+    this.lookups = new OurKeys(names, keys.length, setup.keySource());
     this.offsets = new ConcurrentHashMap<>(keys.length * 2);
   }
 
@@ -71,12 +77,12 @@ final class SlotReadFloorAdapter implements L2Adapter {
 
   @Override
   public int get(int i) {
-    BlockKey key = keys[i];
+    BlockKey key = lookups.key(i);
     Integer at = offsets.get(key);
     if (at == null || slots.getLong(at) != key.hash64()) {
       throw L2Adapter.miss(name, i);
     }
-    return blockSize;
+    return ThreeBytes.of(slots, at + gap, blockSize);
   }
 
   /** Overwrites slot {@code i}'s key word, as a slot reused for another block would; for tests. */
