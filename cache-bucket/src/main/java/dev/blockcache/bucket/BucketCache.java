@@ -93,6 +93,8 @@ public final class BucketCache implements BlockCache {
   private final SlotFaults faults;
   private final WriterPipeline pipeline;
   private final SlotReader reader;
+  /** A get's way through RAM cache, index and slot. */
+  private final BlockLookup lookup;
   /** Where {@code cacheBlock}'s copy goes: see {@link CopyPath}. */
   private final CopyPath copies;
   /** {@code cacheBlock} and {@code handOver}: refusal, admission, copy path, queueing. */
@@ -182,6 +184,7 @@ public final class BucketCache implements BlockCache {
         new SlotWriter(slots, reclaimer, index, ramCache, counters, faults, this::fail));
     this.reader = new SlotReader(slots, index, new ReadBufferPool(allocator), faults, release.removed,
         SlotReadPolicy.of(config, engine));
+    this.lookup = new BlockLookup(ramCache, index, reader);
     this.copies = copies;
     InlineWriter inline = copies == CopyPath.QUEUED ? null
         : new InlineWriter(slots, reclaimer, allocator, index, counters, faults);
@@ -288,32 +291,15 @@ public final class BucketCache implements BlockCache {
   }
 
   /**
-   * {@inheritDoc} The RAM cache is looked at before the index: a writer publishes a block in the index before it takes
-   * the block out of the RAM cache, so a block that is in neither when looked for in this order was really not cached.
-   * (The other order misses a block whose writer publishes and removes between the two looks.)
-   *
-   * <p>The path is flat on purpose: past the RAM cache (looked at only when a block waits), the key goes to no method
-   * the JIT may leave out of line, only its parts do, so that a key built per lookup can be scalar-replaced rather than
-   * allocated on every get.
+   * {@inheritDoc} The way through the L2 and why it takes the key's parts: see {@link BlockLookup}. This method stays
+   * small, so that the JIT inlines it into its caller and a key built per lookup need not be allocated.
    */
   @Override
   public ByteBuf getBlock(BlockKey key, ReadOptions options) {
     Objects.requireNonNull(key, "key");
     Objects.requireNonNull(options, "options");
-    ByteBuf block = null;
-    if (!closed && !ioErrors.disabled()) {
-      PendingWrite waiting = ramCache.isEmpty() ? null : ramCache.get(key);
-      block = waiting == null ? null : waiting.block().tryView(); // null also if its writer let go of it just now
-      if (block == null) {
-        int segment = index.segmentIndex(key);
-        long fingerprint = BlockIndex.fingerprint(key);
-        long entry = index.get(segment, fingerprint);
-        if (entry != IndexEntry.ABSENT) {
-          block = reader.readsSlots() ? reader.readSlot(entry, segment, fingerprint, key.file(), key.offset())
-              : reader.readVerified(key, entry);
-        }
-      }
-    }
+    ByteBuf block = closed || ioErrors.disabled() ? null
+        : lookup.find(key.file(), key.offset(), key.fileHash(), key.hash64());
     if (block == null) {
       stats.miss(options);
     } else {
@@ -324,27 +310,15 @@ public final class BucketCache implements BlockCache {
 
   /**
    * {@inheritDoc} Allocates nothing for a block in the RAM cache or in a zero-copy memory engine's slot (pinned for
-   * the reader's call); other engines read the block as {@link #getBlock} does and lend it. Looks in the order and
-   * the manner of {@link #getBlock}.
+   * the reader's call); other engines read the block as {@link #getBlock} does and lend it.
    */
   @Override
   public boolean read(BlockKey key, ReadOptions options, BlockReader reader) {
     Objects.requireNonNull(key, "key");
     Objects.requireNonNull(options, "options");
     Objects.requireNonNull(reader, "reader");
-    boolean hit = false;
-    if (!closed && !ioErrors.disabled()) {
-      PendingWrite waiting = ramCache.isEmpty() ? null : ramCache.get(key);
-      hit = waiting != null && waiting.block().tryRead(reader); // false also if its writer let go of it just now
-      if (!hit) {
-        int segment = index.segmentIndex(key);
-        long fingerprint = BlockIndex.fingerprint(key);
-        long entry = index.get(segment, fingerprint);
-        hit = entry != IndexEntry.ABSENT && (this.reader.lendsSlots()
-            ? this.reader.lendSlot(entry, segment, fingerprint, key.file(), key.offset(), reader)
-            : this.reader.read(key, entry, reader));
-      }
-    }
+    boolean hit = !closed && !ioErrors.disabled()
+        && lookup.lend(key.file(), key.offset(), key.fileHash(), key.hash64(), reader);
     if (hit) {
       stats.hit(options);
     } else {

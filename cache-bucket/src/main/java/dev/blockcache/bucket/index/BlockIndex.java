@@ -162,7 +162,12 @@ public final class BlockIndex {
 
   /** The stored fingerprint of {@code key} (layout in the class notes); never 0. */
   public static long fingerprint(BlockKey key) {
-    long fp = (key.fileHash() & ~KEY_MASK) | (key.hash64() & KEY_MASK);
+    return fingerprint(key.fileHash(), key.hash64());
+  }
+
+  /** The stored fingerprint of the key whose {@link BlockKey#fileHash()} and {@link BlockKey#hash64()} are given. */
+  public static long fingerprint(long fileHash, long hash64) {
+    long fp = (fileHash & ~KEY_MASK) | (hash64 & KEY_MASK);
     return fp == 0 ? 1 : fp;
   }
 
@@ -171,7 +176,8 @@ public final class BlockIndex {
     return fingerprintOrFileHash >>> KEY_BITS;
   }
 
-  private int segmentIndex(long fileHash, long hash64) {
+  /** The segment of the key whose {@link BlockKey#fileHash()} and {@link BlockKey#hash64()} are given. */
+  public int segmentIndex(long fileHash, long hash64) {
     return ((int) fileHash & groupMask) << SUB_BITS | (int) (hash64 >>> (64 - SUB_BITS));
   }
 
@@ -190,7 +196,8 @@ public final class BlockIndex {
 
   /**
    * {@link #get(BlockKey)} for a key known by its {@link #segmentIndex} and {@link #fingerprint}: for a hit path that
-   * keeps its key out of methods the JIT may not inline, so that a key built per lookup need not be allocated.
+   * keeps its key out of methods the JIT may not inline, so that a key built per lookup need not be allocated
+   * (see {@code BlockLookup}).
    */
   public long get(int segment, long fingerprint) {
     FrequencySketch s = sketch;
