@@ -75,8 +75,10 @@ final class SlotReader {
    * @return a buffer of which the caller owns one reference and must release it, or null
    */
   ByteBuf read(BlockKey key, long entry) {
-    return readsSlots() ? readSlot(entry, index.segmentIndex(key), BlockIndex.fingerprint(key), key.file(), key.offset())
-        : readVerified(key, entry);
+    if (!readsSlots()) {
+      return readVerified(key, entry);
+    }
+    return readSlot(entry, index.segmentIndex(key), BlockIndex.fingerprint(key), key.file(), key.offset());
   }
 
   /** Whether gets read the engine's memory in place ({@link #readSlot}) rather than through {@link #readVerified}. */
@@ -198,7 +200,10 @@ final class SlotReader {
     return lendSlot(entry, index.segmentIndex(key), BlockIndex.fingerprint(key), key.file(), key.offset(), reader);
   }
 
-  /** {@link #read(BlockKey, long, BlockReader)} from a zero-copy memory engine; the key's parts as {@link #readSlot}. */
+  /**
+   * {@link #read(BlockKey, long, BlockReader)} from a zero-copy memory engine, for the key's parts as
+   * {@link #readSlot} takes them.
+   */
   boolean lendSlot(long entry, int segment, long fingerprint, String file, long keyOffset,
       BlockReader reader) {
     long offset = IndexEntry.offset(entry);

@@ -18,9 +18,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * by as the setup says ({@link OurKeys}).
  *
  * <p>So a get pays the key, the lookup, the slot's cache misses and the bytes it reads, and nothing else: no pin, no
- * view, no reference count, no statistics, no full-key check. It is not a cache (nothing is evicted, a block is never read through it) and not a
- * strict lower bound (an index leaner than a hash map of boxed offsets would pass it); it measures how far a get's
- * own work, beyond the memory it must touch, keeps a cache from the miss it cannot avoid.
+ * view, no reference count, no statistics, no full-key check. It is not a cache (nothing is evicted, a block is never
+ * read through it) and not a strict lower bound (an index leaner than a hash map of boxed offsets would pass it); it
+ * measures how far a get's own work, beyond the memory it must touch, keeps a cache from the miss it cannot avoid.
  *
  * <p>Thread-safety: as {@link L2Adapter}: gets from any threads once the inserts are done.
  */
