@@ -71,7 +71,8 @@ public final class QuickCells {
    */
   private static final Map<String, Restriction> SMOKE_BY_CLASS = Map.of(
       "dev.blockcache.jmh.l2.L2GetBenchmark",
-      new Restriction(Map.of("competitor", List.of("OURS_ZERO_COPY", "OURS_COPY", "HBASE_BUCKET")), Set.of()),
+      new Restriction(Map.of("competitor", List.of("OURS_ZERO_COPY", "OURS_COPY", "HBASE_BUCKET"),
+          "keySource", List.of("PER_LOOKUP")), Set.of()),
       "dev.blockcache.hbase.bench.RegionGetBenchmark",
       new Restriction(BY_CLASS.get("dev.blockcache.hbase.bench.RegionGetBenchmark").params(), Set.of()),
       "dev.blockcache.hbase.bench.RegionThreadScalingExperiment",
