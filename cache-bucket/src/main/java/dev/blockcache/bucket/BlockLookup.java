@@ -75,6 +75,6 @@ final class BlockLookup {
       return false;
     }
     return reader.lendsSlots() ? reader.lendSlot(entry, segment, fingerprint, file, offset, blockReader)
-        : reader.read(BlockKey.of(file, offset), entry, blockReader);
+        : reader.lendRead(BlockKey.of(file, offset), entry, blockReader);
   }
 }

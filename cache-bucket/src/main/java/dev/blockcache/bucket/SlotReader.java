@@ -28,9 +28,8 @@ import java.nio.charset.StandardCharsets;
  *   <li>The view's last release unpins the slot (the {@link SlotGuard} is its
  *       {@link dev.blockcache.buffer.ViewOwner}); a free deferred by an eviction in between happens then.</li>
  * </ol>
- * A scoped read ({@link #read(BlockKey, long, BlockReader)}) pins the same way, lends the slot's bytes through the
- * thread's reusable view for the reader's call, and unpins when the call returns.
- * Pins go through the {@link SlotGuard}, which refuses them once the cache is closed and releases the engine's
+ * A scoped read ({@link #lendSlot}) pins the same way, lends the slot's bytes through the thread's reusable view for
+ * the reader's call, and unpins when the call returns. Pins go through the {@link SlotGuard}, which refuses them once the cache is closed and releases the engine's
  * memory only once the cache is closed and no slot is pinned, whichever comes last.
  *
  * <p>Engines that are not memory are read into a buffer taken from a {@link ReadBufferPool} and checked (key and
@@ -86,9 +85,12 @@ final class SlotReader {
     return engine.isMemory();
   }
 
-  /** Whether scoped reads lend the slot in place ({@link #lendSlot}) rather than through {@link #read}. */
+  /**
+   * Whether scoped reads lend the slot in place ({@link #lendSlot}) rather than a block read as {@link #read} reads it
+   * ({@link #lendRead}): with zero copy, which only a memory engine has ({@link SlotReadPolicy}).
+   */
   boolean lendsSlots() {
-    return zeroCopy && engine.isMemory();
+    return zeroCopy;
   }
 
   /**
@@ -181,28 +183,27 @@ final class SlotReader {
   }
 
   /**
-   * Lends the block in {@code entry}'s slot to {@code reader} for one call. With a zero-copy memory engine the slot
-   * stays pinned during the call and the reader gets the thread's reusable {@link ScopedBlockView} of it, so nothing
-   * is allocated; otherwise the block is read as {@link #read} reads it and lent through {@link BlockReader#lend}.
-   * Ownership does not leave the cache either way.
+   * Lends the block in {@code entry}'s slot to {@code reader} for one call, read as {@link #read} reads it (a copy or a
+   * pooled buffer) and lent through {@link BlockReader#lend}, which releases it: for a cache without zero copy
+   * ({@link #lendsSlots}). Ownership does not leave the cache.
    *
    * @return false, without calling the reader, if the slot no longer holds {@code key}
    */
-  boolean read(BlockKey key, long entry, BlockReader reader) {
-    if (!zeroCopy) {
-      ByteBuf block = read(key, entry);
-      if (block == null) {
-        return false;
-      }
-      BlockReader.lend(block, reader);
-      return true;
+  boolean lendRead(BlockKey key, long entry, BlockReader reader) {
+    ByteBuf block = read(key, entry);
+    if (block == null) {
+      return false;
     }
-    return lendSlot(entry, index.segmentIndex(key), BlockIndex.fingerprint(key), key.file(), key.offset(), reader);
+    BlockReader.lend(block, reader);
+    return true;
   }
 
   /**
-   * {@link #read(BlockKey, long, BlockReader)} from a zero-copy memory engine, for the key's parts as
-   * {@link #readSlot} takes them.
+   * Lends the block in {@code entry}'s slot of a zero-copy memory engine to {@code reader} for one call: the slot
+   * stays pinned during the call and the reader gets the thread's reusable {@link ScopedBlockView} of it, so nothing
+   * is allocated. Takes the key's parts as {@link #readSlot} does. Ownership does not leave the cache.
+   *
+   * @return false, without calling the reader, if the slot no longer holds the key
    */
   boolean lendSlot(long entry, int segment, long fingerprint, String file, long keyOffset,
       BlockReader reader) {
