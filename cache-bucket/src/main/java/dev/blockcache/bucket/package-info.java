@@ -14,7 +14,7 @@
  *   <li><b>One {@code Segment} lock</b> of the index (a {@code StampedLock}) — never two at once. Nothing below is
  *       taken under it: an operation that removes entries hands them to its {@code EntrySink} only after releasing
  *       the segment lock.</li>
- *   <li><b>{@code SlotPins} stripe monitor</b> — <i>leaf</i>: the free a last unpin performs runs after the stripe
+ *   <li><b>{@code SlotPins} stripe lock</b> — <i>leaf</i>: the free a last unpin performs runs after the stripe
  *       is released.</li>
  *   <li><b>{@code BucketAllocator} lock</b> — <i>leaf</i>.</li>
  * </ol>
