@@ -3,24 +3,29 @@ package dev.blockcache.stats;
 import dev.blockcache.api.BlockCategory;
 import dev.blockcache.api.CacheStats;
 import dev.blockcache.api.ReadOptions;
+import java.util.Arrays;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The live counters behind {@link CacheStats}: hits and misses per category (all requests and caching requests),
  * eviction runs, evicted blocks per category, failed insertions.
  *
- * <p>Every counter is a {@link LongAdder}, so threads counting on different cores do not contend on one cache line.
- * Hits and misses are kept apart for caching and non-caching requests, so that a lookup increments exactly one
- * adder (it is the hottest path of a cache); the totals are sums taken at {@link #snapshot} time. Sizes and block
- * counts are not kept here: the cache passes them in when it takes a snapshot.
+ * <p>Hits and misses, counted on every lookup (the hottest path of a cache), are {@link ThreadCounters}: each thread
+ * counts in a cell of its own without an atomic instruction. They are kept apart for caching and non-caching
+ * requests, so that a lookup increments exactly one counter; the totals are sums taken at {@link #snapshot} time.
+ * The rarer counts (evictions, failed insertions) are {@link LongAdder}s. Sizes and block counts are not kept here:
+ * the cache passes them in when it takes a snapshot.
  *
  * <p>Thread-safety: safe for concurrent use.
  */
 public final class StatsRecorder {
-  private final LongAdder[] cachingHits = adders();
-  private final LongAdder[] nonCachingHits = adders();
-  private final LongAdder[] cachingMisses = adders();
-  private final LongAdder[] nonCachingMisses = adders();
+  /** Counter offsets in {@link #lookups}; each group has one counter per {@link BlockCategory}. */
+  private static final int CACHING_HITS = 0;
+  private static final int NON_CACHING_HITS = BlockCategory.COUNT;
+  private static final int CACHING_MISSES = 2 * BlockCategory.COUNT;
+  private static final int NON_CACHING_MISSES = 3 * BlockCategory.COUNT;
+
+  private final ThreadCounters lookups = new ThreadCounters(4 * BlockCategory.COUNT);
   private final LongAdder[] evictedBlocks = adders();
   private final LongAdder evictionRuns = new LongAdder();
   private final LongAdder failedInsertions = new LongAdder();
@@ -38,7 +43,7 @@ public final class StatsRecorder {
     if (!options.updatesStats()) {
       return;
     }
-    (options.caching() ? cachingHits : nonCachingHits)[options.category().ordinal()].increment();
+    lookups.increment((options.caching() ? CACHING_HITS : NON_CACHING_HITS) + options.category().ordinal());
   }
 
   /** Counts a miss as {@code options} say (nothing for repeated lookups or {@link ReadOptions#withoutStats()}). */
@@ -46,7 +51,7 @@ public final class StatsRecorder {
     if (!options.updatesStats() || options.isRepeat()) {
       return;
     }
-    (options.caching() ? cachingMisses : nonCachingMisses)[options.category().ordinal()].increment();
+    lookups.increment((options.caching() ? CACHING_MISSES : NON_CACHING_MISSES) + options.category().ordinal());
   }
 
   /** Counts one pass of the evictor, whatever it freed. */
@@ -69,10 +74,11 @@ public final class StatsRecorder {
    * {@link BlockCategory#ordinal()}).
    */
   public CacheStats snapshot(long capacity, long size, long[] blockCounts) {
-    long[] caching = sums(cachingHits);
-    long[] cachingMissed = sums(cachingMisses);
-    return new CacheStats(plus(caching, sums(nonCachingHits)), plus(cachingMissed, sums(nonCachingMisses)), caching,
-        cachingMissed, sums(evictedBlocks),
+    long[] counts = lookups.sums();
+    long[] caching = group(counts, CACHING_HITS);
+    long[] cachingMissed = group(counts, CACHING_MISSES);
+    return new CacheStats(plus(caching, group(counts, NON_CACHING_HITS)),
+        plus(cachingMissed, group(counts, NON_CACHING_MISSES)), caching, cachingMissed, sums(evictedBlocks),
         blockCounts, evictionRuns.sum(), failedInsertions.sum(), capacity, size);
   }
 
@@ -82,6 +88,11 @@ public final class StatsRecorder {
       sum[i] = a[i] + b[i];
     }
     return sum;
+  }
+
+  /** The per-category counters of the group starting at {@code offset}. */
+  private static long[] group(long[] counts, int offset) {
+    return Arrays.copyOfRange(counts, offset, offset + BlockCategory.COUNT);
   }
 
   private static long[] sums(LongAdder[] adders) {

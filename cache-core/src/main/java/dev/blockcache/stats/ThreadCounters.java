@@ -1,0 +1,139 @@
+package dev.blockcache.stats;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.lang.ref.WeakReference;
+import java.util.Arrays;
+
+/**
+ * A fixed number of counters that every thread increments in a cell of its own, with no atomic instruction: the
+ * hit and miss counts of a cache, incremented on every lookup.
+ *
+ * <h2>Design notes</h2>
+ * <ul>
+ *   <li><b>Why not {@code LongAdder}.</b> An uncontended {@code LongAdder} still compare-and-sets its base on each
+ *       increment. Besides its own cost, an atomic instruction makes the processor finish every earlier load before
+ *       any later one, so a lookup's cache misses (the index, the block's bytes) could not overlap with the next
+ *       lookup's; a lookup that counts with one is measurably slower than the same lookup without it. Here a thread
+ *       finds its cell through a {@link ThreadLocal} (loads only) and adds with a plain read and an opaque write:
+ *       only its owner writes a cell, so no increment is lost.</li>
+ *   <li><b>Sums.</b> {@link #sums} adds every registered cell to the counts of cells already retired, under the
+ *       registry's lock; a cell's counter read while its owner writes it gives the value before or after the
+ *       write (opaque accesses of a {@code long} are never torn). As with {@code LongAdder}, counters read at one
+ *       sum are not a snapshot of one instant.</li>
+ *   <li><b>Threads that end.</b> A cell is registered at its thread's first increment. When the cells registered
+ *       reach twice the number left by the last sweep, cells whose thread has ended are folded into the retired
+ *       counts and dropped (a thread that {@link Thread#isAlive() is not alive} writes no more, and its writes
+ *       happen-before that observation). So a pool that replaces its threads keeps the registry at about twice
+ *       its live threads, and a sweep's cost is spread over as many registrations as it scans.</li>
+ * </ul>
+ *
+ * <p>Thread-safety: safe for concurrent use. {@link #increment} takes no lock and allocates nothing once its thread
+ * has a cell; registering a cell and {@link #sums} take this object's registry lock, which is a leaf (nothing else
+ * is locked under it).
+ */
+final class ThreadCounters {
+  private static final VarHandle COUNTS = MethodHandles.arrayElementVarHandle(long[].class);
+
+  private final int width;
+  private final ThreadLocal<Cell> cells = new ThreadLocal<>();
+  /** Guards {@link #registered}, {@link #registeredCount}, {@link #sweepAt} and {@link #retired}. */
+  private final Object registry = new Object();
+  private Cell[] registered = new Cell[4];
+  private int registeredCount;
+  /** A sweep runs when {@link #registeredCount} reaches this: twice what the last sweep left, at least 4. */
+  private int sweepAt = 4;
+  /** Counts of the cells dropped by sweeps. */
+  private final long[] retired;
+
+  /** {@code width} counters, all 0. */
+  ThreadCounters(int width) {
+    if (width < 1) {
+      throw new IllegalArgumentException("width " + width + " is not positive");
+    }
+    this.width = width;
+    this.retired = new long[width];
+  }
+
+  /** Adds one to {@code counter} (in {@code [0, width)}) for the calling thread. */
+  void increment(int counter) {
+    Cell cell = cells.get();
+    if (cell == null) {
+      cell = register();
+    }
+    long[] counts = cell.counts;
+    COUNTS.setOpaque(counts, counter, (long) COUNTS.getOpaque(counts, counter) + 1);
+  }
+
+  /** Every counter's total over all threads, indexed as {@link #increment}'s {@code counter}. */
+  long[] sums() {
+    synchronized (registry) {
+      long[] sums = retired.clone();
+      for (int c = 0; c < registeredCount; c++) {
+        addTo(sums, registered[c].counts);
+      }
+      return sums;
+    }
+  }
+
+  /** Cells held for threads now: live threads' and, until the next sweep, ended threads'. */
+  int cells() {
+    synchronized (registry) {
+      return registeredCount;
+    }
+  }
+
+  private Cell register() {
+    Cell cell = new Cell(width, Thread.currentThread());
+    synchronized (registry) {
+      if (registeredCount == sweepAt) {
+        sweepEnded();
+      }
+      if (registeredCount == registered.length) {
+        registered = Arrays.copyOf(registered, registered.length * 2);
+      }
+      registered[registeredCount++] = cell;
+    }
+    cells.set(cell);
+    return cell;
+  }
+
+  /** Folds the cells of ended threads into {@link #retired}; under the registry lock. */
+  private void sweepEnded() {
+    int kept = 0;
+    for (int c = 0; c < registeredCount; c++) {
+      Cell cell = registered[c];
+      if (cell.ownerEnded()) {
+        addTo(retired, cell.counts);
+      } else {
+        registered[kept++] = cell;
+      }
+    }
+    Arrays.fill(registered, kept, registeredCount, null);
+    registeredCount = kept;
+    sweepAt = Math.max(4, kept * 2);
+  }
+
+  private static void addTo(long[] sums, long[] counts) {
+    for (int i = 0; i < sums.length; i++) {
+      sums[i] += (long) COUNTS.getOpaque(counts, i);
+    }
+  }
+
+  /** One thread's counters; only that thread writes them. */
+  private static final class Cell {
+    final long[] counts;
+    /** Weak, so that a cell never keeps an ended thread's object alive. */
+    private final WeakReference<Thread> owner;
+
+    Cell(int width, Thread owner) {
+      this.counts = new long[width];
+      this.owner = new WeakReference<>(owner);
+    }
+
+    boolean ownerEnded() {
+      Thread t = owner.get();
+      return t == null || !t.isAlive();
+    }
+  }
+}
