@@ -161,6 +161,12 @@ public sealed class BlockBuf extends ReadOnlyRefCountedBuf permits OwnedBlockBuf
     }
   }
 
+  /** Yes: deallocating only closes the leak tracker, which a second close leaves closed. */
+  @Override
+  protected boolean releasesPlainly() {
+    return true;
+  }
+
   @Override
   public ByteBuf touch(Object hint) {
     if (leak != null) {

@@ -24,4 +24,10 @@ final class OwnedBlockBuf extends BlockBuf {
     super.deallocate();
     owner.viewReleased(token);
   }
+
+  /** No: deallocating twice would tell the owner twice, which could free a slot another reader holds. */
+  @Override
+  protected boolean releasesPlainly() {
+    return false;
+  }
 }

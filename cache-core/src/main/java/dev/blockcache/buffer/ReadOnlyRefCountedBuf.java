@@ -1,6 +1,5 @@
 package dev.blockcache.buffer;
 
-import io.netty.buffer.AbstractReferenceCountedByteBuf;
 import io.netty.buffer.ByteBuf;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -15,10 +14,9 @@ import java.nio.channels.ScatteringByteChannel;
  *
  * <p>Subclasses supply the reads and the reference counting's end ({@code deallocate}); {@link BlockBuf} is the one.
  *
- * <p>Thread-safety: holds no state of its own; reference counting is thread-safe as in
- * {@link AbstractReferenceCountedByteBuf}.
+ * <p>Thread-safety: holds no state of its own; reference counting is as in {@link RefCountedBuf}.
  */
-abstract class ReadOnlyRefCountedBuf extends AbstractReferenceCountedByteBuf {
+abstract class ReadOnlyRefCountedBuf extends RefCountedBuf {
   ReadOnlyRefCountedBuf(int maxCapacity) {
     super(maxCapacity);
   }
