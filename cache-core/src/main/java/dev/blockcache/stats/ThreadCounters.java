@@ -1,9 +1,12 @@
 package dev.blockcache.stats;
 
+import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.lang.invoke.VarHandle;
 import java.lang.ref.WeakReference;
 import java.util.Arrays;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * A fixed number of counters that every thread increments in a cell of its own, with no atomic instruction: the
@@ -26,6 +29,8 @@ import java.util.Arrays;
  *       counts and dropped (a thread that {@link Thread#isAlive() is not alive} writes no more, and its writes
  *       happen-before that observation). So a pool that replaces its threads keeps the registry at about twice
  *       its live threads, and a sweep's cost is spread over as many registrations as it scans.</li>
+ *   <li><b>Virtual threads</b> (Java 21 and later) count in shared {@code LongAdder}s instead: an engine that
+ *       runs a virtual thread per request would otherwise register a cell per request.</li>
  * </ul>
  *
  * <p>Thread-safety: safe for concurrent use. {@link #increment} takes no lock and allocates nothing once its thread
@@ -35,7 +40,12 @@ import java.util.Arrays;
 final class ThreadCounters {
   private static final VarHandle COUNTS = MethodHandles.arrayElementVarHandle(long[].class);
 
+  /** {@code Thread.isVirtual()} where the runtime has it (Java 21+), else null: this library targets Java 17. */
+  private static final MethodHandle IS_VIRTUAL = isVirtualHandle();
+
   private final int width;
+  /** The counts of virtual threads. */
+  private final LongAdder[] shared;
   private final ThreadLocal<Cell> cells = new ThreadLocal<>();
   /** Guards {@link #registered}, {@link #registeredCount}, {@link #sweepAt} and {@link #retired}. */
   private final Object registry = new Object();
@@ -53,12 +63,20 @@ final class ThreadCounters {
     }
     this.width = width;
     this.retired = new long[width];
+    this.shared = new LongAdder[width];
+    for (int i = 0; i < width; i++) {
+      shared[i] = new LongAdder();
+    }
   }
 
   /** Adds one to {@code counter} (in {@code [0, width)}) for the calling thread. */
   void increment(int counter) {
     Cell cell = cells.get();
     if (cell == null) {
+      if (isVirtual(Thread.currentThread())) {
+        shared[counter].increment();
+        return;
+      }
       cell = register();
     }
     long[] counts = cell.counts;
@@ -71,6 +89,9 @@ final class ThreadCounters {
       long[] sums = retired.clone();
       for (int c = 0; c < registeredCount; c++) {
         addTo(sums, registered[c].counts);
+      }
+      for (int i = 0; i < width; i++) {
+        sums[i] += shared[i].sum();
       }
       return sums;
     }
@@ -112,6 +133,25 @@ final class ThreadCounters {
     Arrays.fill(registered, kept, registeredCount, null);
     registeredCount = kept;
     sweepAt = Math.max(4, kept * 2);
+  }
+
+  private static MethodHandle isVirtualHandle() {
+    try {
+      return MethodHandles.publicLookup().findVirtual(Thread.class, "isVirtual", MethodType.methodType(boolean.class));
+    } catch (NoSuchMethodException | IllegalAccessException e) {
+      return null; // a runtime without virtual threads
+    }
+  }
+
+  private static boolean isVirtual(Thread thread) {
+    if (IS_VIRTUAL == null) {
+      return false;
+    }
+    try {
+      return (boolean) IS_VIRTUAL.invokeExact(thread);
+    } catch (Throwable e) {
+      throw new IllegalStateException("Thread.isVirtual failed", e);
+    }
   }
 
   private static void addTo(long[] sums, long[] counts) {

@@ -1,12 +1,15 @@
 package dev.blockcache.stats;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 class ThreadCountersTest {
@@ -53,6 +56,30 @@ class ThreadCountersTest {
     assertArrayEquals(new long[] {2L * ended + 1}, counters.sums());
     // The registry sweeps ended threads' cells once it doubles: never more than 4 cells here (1 live thread).
     assertTrue(counters.cells() <= 4, "cells " + counters.cells());
+  }
+
+  /** Virtual threads (Java 21+, started by reflection: the tests compile for Java 17) register no cell. */
+  @Test
+  void countsVirtualThreadsWithoutACellEach() throws Exception {
+    Method ofVirtual;
+    try {
+      ofVirtual = Thread.class.getMethod("ofVirtual");
+    } catch (NoSuchMethodException e) {
+      Assumptions.abort("this runtime has no virtual threads");
+      return;
+    }
+    Object builder = ofVirtual.invoke(null);
+    Method start = Class.forName("java.lang.Thread$Builder").getMethod("start", Runnable.class);
+    ThreadCounters counters = new ThreadCounters(1);
+    List<Thread> threads = new ArrayList<>();
+    for (int t = 0; t < 50; t++) {
+      threads.add((Thread) start.invoke(builder, (Runnable) () -> counters.increment(0)));
+    }
+    for (Thread t : threads) {
+      t.join();
+    }
+    assertArrayEquals(new long[] {50}, counters.sums());
+    assertEquals(0, counters.cells());
   }
 
   @Test
