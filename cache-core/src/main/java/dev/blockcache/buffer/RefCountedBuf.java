@@ -62,9 +62,14 @@ abstract class RefCountedBuf extends AbstractByteBuf {
    */
   protected abstract boolean releasesPlainly();
 
+  /**
+   * {@inheritDoc} A plain read: netty checks it before every access ({@code ensureAccessible}), as its own buffers
+   * check theirs with a non-volatile read, so that the JIT can fold the checks of a reader's consecutive accesses.
+   * The holder sees its own retains and releases; another thread may see a count a moment old.
+   */
   @Override
   public int refCnt() {
-    return (int) REFS.getAcquire(this);
+    return (int) REFS.get(this);
   }
 
   /** Gives a released buffer its one reference back; only for a view its thread reuses (see ScopedBlockView). */
