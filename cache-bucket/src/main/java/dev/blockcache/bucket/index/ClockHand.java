@@ -70,14 +70,14 @@ final class ClockHand {
    * (see {@link Segment#sample}), visiting at most {@value #SAMPLE_SLOT_LIMIT}
    * entries; returns how many were offered.
    */
-  synchronized int sample(Segment[] segments, int p, int want, VictimFilter accept, FrequencySketch sketch,
+  synchronized int sample(Segment[] segments, int p, int want, VictimFilter accept, FrequencySketch sketch, int epoch,
       Victim victim) {
     int n = segments.length;
     candidates = 0;
     slotBudget = SAMPLE_SLOT_LIMIT;
     int offered = 0;
     for (int visit = 0; visit <= 2 * n && offered < want && slotBudget > 0; visit++) {
-      offered += segments[segment].sample(segment, p, want - offered, accept, sketch, this, victim);
+      offered += segments[segment].sample(segment, p, want - offered, accept, sketch, epoch, this, victim);
       if (slot != 0) {
         break; // stopped inside the segment: enough offered, or the slot limit reached
       }

@@ -22,6 +22,9 @@ import java.util.function.LongUnaryOperator;
  * needed) and the table can grow by {@link SegmentGrowth} instead of doubling, which
  * keeps the load, and so the heap per entry, in a narrow band.
  *
+ * <p>An index with a frequency sketch also keeps {@link #stamps}, a byte per slot parallel to the table: the low 8
+ * bits of the recency epoch of the slot's entry's last read or insert. A stamp moves with its entry.
+ *
  * <p>Invariants, under {@link #lock}: every entry sits in the cluster that starts at its home (no empty slot between
  * home and entry); {@link #size} is the number of non-empty slots; {@link #countByPriority} counts them per
  * priority and {@link #windowCount} those with the admission-window bit ({@link IndexEntry#inWindow}); the shared
@@ -41,6 +44,13 @@ final class Segment {
   static final long REF_BIT = Long.MIN_VALUE;
   /** Smallest capacity in slots: 8 slots (128 bytes) keeps an empty segment cheap. */
   static final int MIN_CAPACITY = 8;
+  /**
+   * Oldest age, in recency epochs, a stamp tells apart: 128, half the 8-bit stamp's range (8 fills of the cache at
+   * {@link BlockIndex}'s epoch rate). A hand offering an older entry caps its stamp at this age, so the stamp cannot
+   * wrap round to look recent unless no hand comes by for another 128 epochs (a priority nothing is evicted from);
+   * such an entry is then only ranked as younger than it is, once, when the hand next offers it.
+   */
+  static final int MAX_AGE = 128;
   /** The walk kind ({@link #sample}'s {@code p}) over entries in the admission window, whatever their priority. */
   static final int WINDOW = -1;
   private static final VarHandle WORDS = MethodHandles.arrayElementVarHandle(long[].class);
@@ -54,15 +64,28 @@ final class Segment {
   private final int[] countByPriority = new int[CachePriority.COUNT];
   @GuardedBy("lock")
   private int windowCount;
+  /**
+   * Per slot, the low 8 bits of the {@link BlockIndex} recency epoch in which the slot's entry was last read or
+   * inserted (tinylfu), or null when the index keeps no recency ({@code hbase} policy). Moves with its entry (resize,
+   * backward shift); lookups write it without the lock (see {@link #lookup}).
+   */
+  @GuardedBy("lock")
+  private byte[] stamps;
 
   private final LongAdder totalSize;
   private final LongAdder[] totalBytes;
   private final LongAdder totalWindow;
 
   Segment(LongAdder totalSize, LongAdder[] totalBytes, LongAdder totalWindow) {
+    this(totalSize, totalBytes, totalWindow, false);
+  }
+
+  /** A segment that also stamps each entry with the recency epoch of its last read if {@code stamped}. */
+  Segment(LongAdder totalSize, LongAdder[] totalBytes, LongAdder totalWindow, boolean stamped) {
     this.totalSize = totalSize;
     this.totalBytes = totalBytes;
     this.totalWindow = totalWindow;
+    this.stamps = stamped ? new byte[MIN_CAPACITY] : null;
   }
 
   /** What a lookup does to the entry it finds. */
@@ -79,6 +102,16 @@ final class Segment {
    * @return the entry (without the reference bit) or {@link IndexEntry#ABSENT}
    */
   long lookup(long fp, Access access) {
+    return lookup(fp, access, 0);
+  }
+
+  /**
+   * As {@link #lookup(long, Access)}; a {@link Access#TOUCH} also stamps the entry with {@code epoch} (if the segment
+   * keeps stamps). The stamp is a plain write of one byte, without the lock, and only if it changes: a write racing
+   * with a resize or a backward shift may be lost or land on a neighbour's slot, which blurs that entry's recency by
+   * an epoch and nothing else (the stamp is a hint for the victim choice, never part of the mapping).
+   */
+  long lookup(long fp, Access access, int epoch) {
     long[] t;
     int slot;
     long stored;
@@ -110,6 +143,10 @@ final class Segment {
     }
     long entry = stored & ~REF_BIT;
     if (access == Access.TOUCH) {
+      byte[] st = stamps;
+      if (st != null && slot < st.length && st[slot] != (byte) epoch) {
+        st[slot] = (byte) epoch;
+      }
       if (IndexEntry.priorityOrdinal(entry) == CachePriority.SINGLE.ordinal()) {
         return promote(fp);
       }
@@ -149,15 +186,20 @@ final class Segment {
 
   /** Inserts {@code entry} under {@code fp} unless present; returns ABSENT when inserted, else the existing entry. */
   long putIfAbsent(long fp, long entry) {
+    return putIfAbsent(fp, entry, 0);
+  }
+
+  /** As {@link #putIfAbsent(long, long)}, stamping a new entry with the recency {@code epoch}. */
+  long putIfAbsent(long fp, long entry, int epoch) {
     long stamp = lock.writeLock();
     try {
-      return putIfAbsentLocked(fp, entry);
+      return putIfAbsentLocked(fp, entry, epoch);
     } finally {
       lock.unlockWrite(stamp);
     }
   }
 
-  private long putIfAbsentLocked(long fp, long entry) {
+  private long putIfAbsentLocked(long fp, long entry, int epoch) {
     int slot = LinearProbe.find(table, fp);
     if (slot >= 0) {
       return table[2 * slot + 1] & ~REF_BIT;
@@ -173,6 +215,9 @@ final class Segment {
     // revolution of that hand in the window, as a CLOCK gives an entry inserted behind its hand (a hash table keeps
     // no insertion order, so a new entry may land just ahead of the hand).
     table[2 * free + 1] = IndexEntry.inWindow(entry) ? entry | REF_BIT : entry;
+    if (stamps != null) {
+      stamps[free] = (byte) epoch;
+    }
     size++;
     int p = IndexEntry.priorityOrdinal(entry);
     countByPriority[p]++;
@@ -205,6 +250,8 @@ final class Segment {
   private void resizeLocked(int newCapacity) {
     long[] old = table;
     long[] t = new long[2 * newCapacity];
+    byte[] oldStamps = stamps;
+    byte[] st = oldStamps == null ? null : new byte[newCapacity];
     for (int i = 0; i < old.length; i += 2) {
       long fp = old[i];
       if (fp != 0) {
@@ -216,9 +263,13 @@ final class Segment {
         }
         t[2 * j] = fp;
         t[2 * j + 1] = old[i + 1];
+        if (st != null) {
+          st[j] = oldStamps[i >>> 1];
+        }
       }
     }
     table = t; // plain write: optimistic readers of the old array fail validation
+    stamps = st; // a lookup that pairs the new table with the old stamps only loses a stamp
   }
 
   /** Removes {@code fp} if it maps to exactly {@code entry}. */
@@ -242,6 +293,7 @@ final class Segment {
    */
   private void deleteLocked(int i) {
     long[] t = table;
+    byte[] st = stamps;
     int cap = t.length >>> 1;
     long entry = t[2 * i + 1] & ~REF_BIT;
     int hole = i;
@@ -260,6 +312,9 @@ final class Segment {
       if (!homeAfterHole) {
         t[2 * hole] = f;
         t[2 * hole + 1] = t[2 * j + 1];
+        if (st != null) {
+          st[hole] = st[j];
+        }
         hole = j;
       }
     }
@@ -394,13 +449,16 @@ final class Segment {
    * One step of a victim choice ({@link BlockIndex#chooseVictim}) for priority {@code p} (or, with {@link #WINDOW},
    * for the entries in the admission window, whatever their priority), from slot {@code hand.slot}
    * to the end of this segment: a referenced entry loses its bit and is passed over (its second chance); an
-   * unreferenced one that {@code accept} takes is offered to {@code victim} with its estimated frequency, until
-   * {@code want} have been offered or the walk's {@code hand.slotBudget} is spent. Removes nothing. Updates
-   * {@code hand.slot} (where the next step resumes, 0 when the segment is done), {@code hand.candidates} and the
-   * budget; returns how many entries were offered.
+   * unreferenced one that {@code accept} takes is offered to {@code victim} with its estimated frequency and its age
+   * (epochs since its last read, at {@code epoch}; 0 without stamps), until {@code want} have been offered or the
+   * walk's {@code hand.slotBudget} is spent. Removes nothing but caps the stamp of an offered entry older than
+   * {@value #MAX_AGE} epochs at that age, so that an 8-bit stamp never wraps round to look recent while its entry is
+   * still visited by a hand at least every {@value #MAX_AGE} epochs. Updates {@code hand.slot} (where the next step
+   * resumes, 0 when the segment is done), {@code hand.candidates} and the budget; returns how many entries were
+   * offered.
    */
-  int sample(int segmentIndex, int p, int want, VictimFilter accept, FrequencySketch sketch, ClockHand hand,
-      Victim victim) {
+  int sample(int segmentIndex, int p, int want, VictimFilter accept, FrequencySketch sketch, int epoch,
+      ClockHand hand, Victim victim) {
     long stamp = lock.writeLock();
     try {
       if ((p == WINDOW ? windowCount : countByPriority[p]) == 0) {
@@ -408,6 +466,7 @@ final class Segment {
         return 0;
       }
       long[] t = table;
+      byte[] st = stamps;
       int cap = t.length >>> 1;
       int offered = 0;
       int i = Math.min(hand.slot, cap);
@@ -422,7 +481,15 @@ final class Segment {
           if ((stored & REF_BIT) != 0) {
             t[2 * i + 1] = stored & ~REF_BIT;
           } else {
-            victim.offer(segmentIndex, fp, stored, sketch.frequency(fp));
+            int age = 0;
+            if (st != null) {
+              age = (epoch - st[i]) & 0xFF;
+              if (age > MAX_AGE) {
+                age = MAX_AGE;
+                st[i] = (byte) (epoch - MAX_AGE);
+              }
+            }
+            victim.offer(segmentIndex, fp, stored, sketch.frequency(fp), age);
             offered++;
           }
         }
@@ -456,6 +523,9 @@ final class Segment {
       }
       totalSize.add(-removed.count());
       table = new long[2 * MIN_CAPACITY];
+      if (stamps != null) {
+        stamps = new byte[MIN_CAPACITY];
+      }
       size = 0;
       windowCount = 0;
       Arrays.fill(countByPriority, 0);
@@ -485,5 +555,11 @@ final class Segment {
   /** Capacity in slots; a racy read, for metrics. */
   int capacityForMetrics() {
     return table.length >>> 1;
+  }
+
+  /** Heap of the recency stamps (array header and a byte per slot, 8-aligned), 0 without; a racy read, for metrics. */
+  long stampHeapBytes() {
+    byte[] st = stamps;
+    return st == null ? 0 : (16L + st.length + 7) & ~7L;
   }
 }

@@ -1,8 +1,9 @@
 package dev.blockcache.bucket.index;
 
 /**
- * The entry {@link BlockIndex#chooseVictim} picked: where it is, what it is, and its estimated frequency. Reused by
- * its owner across choices.
+ * The entry {@link BlockIndex#chooseVictim} picked: where it is, what it is, its age in recency epochs and its
+ * estimated frequency. Of the entries offered, the oldest wins; among equally old ones the least frequent; among
+ * those the first offered. Reused by its owner across choices.
  *
  * <p>Thread-safety: not thread-safe; owned by one caller at a time (the L2's reclaimer, under its lock).
  */
@@ -11,6 +12,7 @@ public final class Victim {
   long fingerprint;
   long entry = IndexEntry.ABSENT;
   int frequency = Integer.MAX_VALUE;
+  int age = -1;
 
   /** Forgets the previous choice. */
   void reset() {
@@ -18,6 +20,7 @@ public final class Victim {
     fingerprint = 0;
     entry = IndexEntry.ABSENT;
     frequency = Integer.MAX_VALUE;
+    age = -1;
   }
 
   /** Whether a victim was found. */
@@ -35,13 +38,25 @@ public final class Victim {
     return frequency;
   }
 
-  /** Takes ({@code segment}, {@code fingerprint}, {@code entry}) if its {@code frequency} is the lowest so far. */
-  void offer(int segment, long fingerprint, long entry, int frequency) {
-    if (frequency < this.frequency) {
+  /**
+   * The victim's age: recency epochs since it was last read or inserted, capped at {@value Segment#MAX_AGE} (0 if
+   * the index keeps no recency); -1 if none was found.
+   */
+  public int age() {
+    return age;
+  }
+
+  /**
+   * Takes ({@code segment}, {@code fingerprint}, {@code entry}) if it is older than the choice so far, or as old and
+   * of a lower {@code frequency}.
+   */
+  void offer(int segment, long fingerprint, long entry, int frequency, int age) {
+    if (age > this.age || (age == this.age && frequency < this.frequency)) {
       this.segment = segment;
       this.fingerprint = fingerprint;
       this.entry = entry;
       this.frequency = frequency;
+      this.age = age;
     }
   }
 }

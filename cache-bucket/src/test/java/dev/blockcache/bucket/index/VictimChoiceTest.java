@@ -11,7 +11,10 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Pins the tinylfu eviction order: within a priority, recently read entries pass and the least frequent goes. */
+/**
+ * Pins the tinylfu eviction order: within a priority, recently read entries pass, the least recently read of the
+ * sample goes (by recency stamp), and among equally old ones the least frequent.
+ */
 class VictimChoiceTest {
   private static long entry(int i, CachePriority p) {
     return IndexEntry.pack((long) i * IndexEntry.OFFSET_UNIT, 100, p, BlockCategory.DATA);
@@ -132,5 +135,92 @@ class VictimChoiceTest {
     counting.get(key); // a miss counts too
     counting.get(key);
     assertEquals(2, counting.frequency(key));
+  }
+
+  /**
+   * Advances {@code index}'s recency epoch by {@code epochs}, counting admissions (an index of fewer than 32 entries
+   * advances once per admission, a larger one once per size / {@link BlockIndex#EPOCHS_PER_FILL}).
+   */
+  private static void advance(BlockIndex index, int epochs) {
+    int target = index.epoch() + epochs;
+    long admissions = 0;
+    while (index.epoch() < target) {
+      index.countAdmission();
+      admissions++;
+    }
+    assertEquals(target, index.epoch());
+    assertEquals(epochs * Math.max(1, index.size() / BlockIndex.EPOCHS_PER_FILL), admissions);
+  }
+
+  @Test
+  void theLeastRecentlyReadOfTheSampleGoesEvenIfItIsMoreFrequent() {
+    BlockIndex index = new BlockIndex(1024, new FrequencySketch(1024));
+    BlockKey old = BlockKey.of("f", 0);
+    BlockKey recent = BlockKey.of("f", 4096);
+    index.putIfAbsent(old, entry(0, CachePriority.MULTI));
+    index.putIfAbsent(recent, entry(1, CachePriority.MULTI));
+    for (int n = 0; n < 5; n++) {
+      index.get(old); // old is the more frequent, read in epoch 0 ...
+    }
+    advance(index, 3);
+    index.get(recent); // ... recent is read once, 3 epochs later
+    Victim victim = new Victim();
+    index.chooseVictim(CachePriority.MULTI, (fp, e) -> true, 64, victim); // clears both reference bits
+    assertTrue(index.chooseVictim(CachePriority.MULTI, (fp, e) -> true, 64, victim));
+    assertEquals(entry(0, CachePriority.MULTI), victim.entry(), "the least recently read goes, not the least frequent");
+    assertEquals(3, victim.age());
+    assertEquals(5, victim.frequency());
+  }
+
+  @Test
+  void anOldStampIsCappedSoItNeverWrapsRoundToLookRecent() {
+    BlockIndex index = new BlockIndex(1024, new FrequencySketch(1024));
+    BlockKey old = BlockKey.of("f", 0);
+    BlockKey newer = BlockKey.of("f", 4096);
+    index.putIfAbsent(old, entry(0, CachePriority.MULTI)); // stamped in epoch 0
+    advance(index, 200);
+    index.putIfAbsent(newer, entry(1, CachePriority.MULTI)); // stamped in epoch 200
+    Victim victim = new Victim();
+    assertTrue(index.chooseVictim(CachePriority.MULTI, (fp, e) -> true, 64, victim));
+    assertEquals(entry(0, CachePriority.MULTI), victim.entry());
+    assertEquals(Segment.MAX_AGE, victim.age(), "200 epochs old, capped");
+    // 100 epochs on, an uncapped 8-bit stamp 0 would read as 300 mod 256 = 44 epochs old, younger than newer's 100
+    advance(index, 100);
+    assertTrue(index.chooseVictim(CachePriority.MULTI, (fp, e) -> true, 64, victim));
+    assertEquals(entry(0, CachePriority.MULTI), victim.entry());
+    assertEquals(Segment.MAX_AGE, victim.age());
+  }
+
+  @Test
+  void stampsMoveWithTheirEntriesThroughResizesAndBackwardShifts() {
+    BlockIndex index = new BlockIndex(1024, new FrequencySketch(1024));
+    BlockKey oldest = BlockKey.of("f", 0);
+    index.putIfAbsent(oldest, entry(0, CachePriority.SINGLE));
+    advance(index, 1);
+    List<BlockKey> others = new ArrayList<>();
+    for (int i = 1; i <= 300; i++) { // grows every segment of the file's group several times
+      BlockKey key = BlockKey.of("f", i * 4096L);
+      others.add(key);
+      index.putIfAbsent(key, entry(i, CachePriority.SINGLE));
+      if (i % 60 == 0) {
+        advance(index, 1);
+      }
+    }
+    for (int i = 0; i < others.size(); i += 2) { // removals shift later cluster members back
+      assertTrue(index.remove(others.get(i), entry(i + 1, CachePriority.SINGLE)));
+    }
+    Victim victim = new Victim();
+    assertTrue(index.chooseVictim(CachePriority.SINGLE, (fp, e) -> true, 1000, victim));
+    assertEquals(entry(0, CachePriority.SINGLE), victim.entry(), "the only entry stamped in epoch 0");
+    assertEquals(index.epoch(), victim.age());
+  }
+
+  @Test
+  void anIndexWithoutASketchKeepsNoStamps() {
+    BlockIndex plain = new BlockIndex(1024);
+    BlockIndex stamped = new BlockIndex(1024, new FrequencySketch(1024));
+    long sketchHeap = stamped.sketch().heapBytes();
+    // per segment: a byte[] of MIN_CAPACITY slots, 16 B of header and 8 B of stamps
+    assertEquals(plain.heapBytes() + sketchHeap + 24L * plain.segmentCount(), stamped.heapBytes());
   }
 }
