@@ -13,28 +13,8 @@ import java.util.function.LongUnaryOperator;
  *
  * <h2>Design notes</h2>
  *
- * <p><b>What is stored.</b> Not the key: a 64-bit fingerprint of it, plus the packed {@link IndexEntry}. The block's
- * full key is written on the device beside the block ({@code BlockHeader}) and the cache checks it on every read, so
- * a fingerprint collision can never serve a wrong block. Fingerprint layout:
- * <pre>
- *  63                    40 39                                           0
- *  +-----------------------+----------------------------------------------+
- *  | file tag (24 bits):   | key bits (40 bits): low 40 bits of           |
- *  | fileHash() &gt;&gt;&gt; 40   | hash64(); 0 is remapped to 1 (0 = empty slot) |
- *  +-----------------------+----------------------------------------------+
- * </pre>
- * The segment an entry lives in is chosen by bits the fingerprint does not hold: the low {@code G} bits of
- * {@code fileHash()} (the file group, {@code G} = log2 of {@link #fileGroups()}) and the top {@value #SUB_BITS} bits
- * of {@code hash64()} (the stripe inside the group):
- * <pre>
- *   segment = (fileHash &amp; (fileGroups - 1)) &lt;&lt; SUB_BITS | hash64 &gt;&gt;&gt; (64 - SUB_BITS)
- * </pre>
- * Two keys are therefore the same to the index when they agree on 24 + G file bits and 40 + 3 key bits. For the
- * keys of one file that is 43 bits: 1,000 files of 1,000 blocks give ~6e-5 expected colliding pairs, one file of
- * 1,000,000 blocks ~0.06. <b>On a collision</b> the second key is treated as present: {@link #putIfAbsent} returns
- * the first key's entry (so the second block is not cached), {@link #get} returns the first key's entry, the
- * cache's header check fails and it reports a miss. The caller must not remove the mapping on that mismatch (it is
- * the first key's, and still valid); if it does, only a cached block is lost.
+ * <p><b>What is stored.</b> Not the key: a 64-bit fingerprint of it ({@link Fingerprint}: its layout, how a key
+ * picks its segment, and what a collision does), plus the packed {@link IndexEntry}.
  *
  * <p><b>Memory layout</b> ({@link IndexHeap}). {@link #segmentCount()} = fileGroups * 2^SUB_BITS segments,
  * fileGroups = expectedEntries / {@value IndexHeap#ENTRIES_PER_FILE_GROUP} rounded to a power of two in
@@ -92,14 +72,8 @@ import java.util.function.LongUnaryOperator;
  * and of the next few unreferenced ones the least recently read is chosen (a sampled LRU), the least frequent among
  * equally old ones, so hash order only breaks the remaining ties.
  *
- * <p><b>Recency stamps (tinylfu policy).</b> The CLOCK hands walk in slot order, which is hash order, so the bit alone
- * says only "read since the hand last came by". Each entry therefore also carries the low 8 bits of a recency epoch,
- * set when it is inserted and on every {@link #get} that finds it (a plain write of one byte, made only when it
- * changes, without the lock: like the reference bit, a lost race blurs recency and nothing else). The epoch advances
- * {@value #EPOCHS_PER_FILL} times per fill of the cache, counted in admissions ({@link #countAdmission}, which the
- * reclaimer calls under its lock), so hits write no shared counter. An entry's age is the current epoch minus its
- * stamp, capped at {@value Segment#MAX_AGE} when a hand offers it, so the stamp cannot wrap round to look recent.
- * Stamps are not part of the checkpoint: a restored entry is stamped with the epoch of its restore.
+ * <p><b>Recency stamps (tinylfu policy).</b> Each entry also carries a one-byte stamp of the epoch of its last read
+ * or insert, which ranks a victim sample by age ({@link RecencyClock}).
  *
  * <p><b>Admission window (tinylfu policy).</b> The window is a bit of each entry ({@link IndexEntry#inWindow}), not a
  * structure of its own: an entry is put in with the bit set, a fourth CLOCK hand walks the entries that have it
@@ -122,9 +96,6 @@ public final class BlockIndex {
   public static final int SUB_BITS = 3;
   static final int SUB_BITS_POW = 1 << SUB_BITS;
 
-  private static final int KEY_BITS = 64 - TAG_BITS;
-  private static final long KEY_MASK = (1L << KEY_BITS) - 1;
-
   private final Segment[] segments;
   private final int groupMask;
   private final LongAdder size = new LongAdder();
@@ -136,18 +107,8 @@ public final class BlockIndex {
   private final ClockHand windowHand;
   /** Access frequencies for admission and victim choice, or null: the index then counts nothing. */
   private final FrequencySketch sketch;
-  /**
-   * Recency epochs per fill of the cache: the epoch advances once per {@code size() / EPOCHS_PER_FILL} admissions
-   * ({@link #countAdmission}). 16 tells apart entries read 1/16 of a fill apart, enough to rank a victim sample that
-   * spans the main region, and lets an 8-bit stamp rank ages up to 8 fills ({@value Segment#MAX_AGE} epochs); older
-   * entries tie and the least frequent goes. In the simulator 16 met 46 of the 48 cells; 8, 12, 24, 32, 64 and 128
-   * met 45, 45, 45, 44, 45 and 44, and 256 (ages capped at half a fill) 41.
-   */
-  static final int EPOCHS_PER_FILL = 16;
-  /** The recency epoch (tinylfu): written under the caller's lock by {@link #countAdmission}, read by lookups. */
-  private volatile int epoch;
-  /** Admissions counted since the epoch last advanced; only {@link #countAdmission} uses it. */
-  private long sinceEpoch;
+  /** The recency epoch (tinylfu) that reads and inserts stamp on their entries. */
+  private final RecencyClock recency = new RecencyClock();
 
   /**
    * An empty index laid out for about {@code expectedEntries} entries; it grows past that without limit.
@@ -184,20 +145,14 @@ public final class BlockIndex {
     }
   }
 
-  /** The stored fingerprint of {@code key} (layout in the class notes); never 0. */
+  /** The stored fingerprint of {@code key} ({@link Fingerprint}); never 0. */
   public static long fingerprint(BlockKey key) {
     return fingerprint(key.fileHash(), key.hash64());
   }
 
   /** The stored fingerprint of the key whose {@link BlockKey#fileHash()} and {@link BlockKey#hash64()} are given. */
   public static long fingerprint(long fileHash, long hash64) {
-    long fp = (fileHash & ~KEY_MASK) | (hash64 & KEY_MASK);
-    return fp == 0 ? 1 : fp;
-  }
-
-  /** The file tag of a stored fingerprint (or of a fileHash). */
-  static long tagOf(long fingerprintOrFileHash) {
-    return fingerprintOrFileHash >>> KEY_BITS;
+    return Fingerprint.of(fileHash, hash64);
   }
 
   /** The segment of the key whose {@link BlockKey#fileHash()} and {@link BlockKey#hash64()} are given. */
@@ -228,24 +183,22 @@ public final class BlockIndex {
     if (s != null) {
       s.increment(fingerprint); // a hit or a miss: both are accesses the admission weighs
     }
-    return segments[segment].lookup(fingerprint, Segment.Access.TOUCH, epoch);
+    return segments[segment].lookup(fingerprint, Segment.Access.TOUCH, recency.epoch());
   }
 
   /**
-   * Counts one block admitted into a full cache (tinylfu): every {@code size() / }{@value #EPOCHS_PER_FILL} of them
-   * (at least 1), the recency epoch that reads and inserts stamp on their entries advances by one. Callers serialise
-   * (the L2's reclaimer calls it under its lock); lookups read the epoch without a lock.
+   * Counts one block admitted into a full cache (tinylfu): every {@code size() / }
+   * {@value RecencyClock#EPOCHS_PER_FILL} of them (at least 1), the recency epoch that reads and inserts stamp on
+   * their entries advances by one. Callers serialise (the L2's reclaimer calls it under its lock); lookups read the
+   * epoch without a lock.
    */
   public void countAdmission() {
-    if (++sinceEpoch >= Math.max(1, size() / EPOCHS_PER_FILL)) {
-      sinceEpoch = 0;
-      epoch++;
-    }
+    recency.countAdmission(size());
   }
 
   /** The current recency epoch (see {@link #countAdmission}); its low 8 bits are what entries are stamped with. */
   public int epoch() {
-    return epoch;
+    return recency.epoch();
   }
 
   /** The estimated recent accesses of {@code key} ({@link FrequencySketch#frequency}); 0 without a sketch. */
@@ -276,7 +229,7 @@ public final class BlockIndex {
       throw new IllegalStateException("victim choice needs a frequency sketch");
     }
     victim.reset();
-    hands[priority.ordinal()].sample(segments, priority.ordinal(), sample, accept, sketch, epoch, victim);
+    hands[priority.ordinal()].sample(segments, priority.ordinal(), sample, accept, sketch, recency.epoch(), victim);
     return victim.found();
   }
 
@@ -296,7 +249,7 @@ public final class BlockIndex {
       throw new IllegalStateException("a window leaver's choice needs a frequency sketch");
     }
     victim.reset();
-    windowHand.sample(segments, Segment.WINDOW, 1, accept, sketch, epoch, victim);
+    windowHand.sample(segments, Segment.WINDOW, 1, accept, sketch, recency.epoch(), victim);
     return victim.found();
   }
 
@@ -365,7 +318,7 @@ public final class BlockIndex {
    */
   public long putIfAbsent(BlockKey key, long entry) {
     checkEntry(entry);
-    return segmentOf(key).putIfAbsent(fingerprint(key), entry, epoch);
+    return segmentOf(key).putIfAbsent(fingerprint(key), entry, recency.epoch());
   }
 
   /** Removes the mapping of {@code key} only if it is exactly {@code entry} (reference bit ignored). */
@@ -383,7 +336,7 @@ public final class BlockIndex {
   public int removeFile(String file, EntrySink sink) {
     Objects.requireNonNull(sink, "sink");
     long fileHash = BlockKey.fileHash(file);
-    long tag = tagOf(fileHash);
+    long tag = Fingerprint.tagOf(fileHash);
     int first = segmentIndex(fileHash, 0);
     int removed = 0;
     for (int s = 0; s < SUB_BITS_POW; s++) {
@@ -495,7 +448,7 @@ public final class BlockIndex {
       throw new IllegalArgumentException("fingerprint 0 marks an empty slot");
     }
     checkEntry(entry);
-    return segments[segment].putIfAbsent(fingerprint, entry, epoch);
+    return segments[segment].putIfAbsent(fingerprint, entry, recency.epoch());
   }
 
   /**

@@ -8,7 +8,6 @@ import java.util.Arrays;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.StampedLock;
 import java.util.function.LongPredicate;
-import java.util.function.LongUnaryOperator;
 
 /**
  * One stripe of {@link BlockIndex}: an open-addressing hash table with linear probing and backward-shift deletion
@@ -33,7 +32,8 @@ import java.util.function.LongUnaryOperator;
  * <p>Thread-safety: every mutation runs under the write lock of {@link #lock}. Lookups read optimistically and
  * fall back to the read lock; a lookup sets the reference bit with a CAS on the exact word it read, so a lost race
  * only loses the bit (see {@link BlockIndex} for the full model). Methods ending in {@code Locked} need the write
- * lock.
+ * lock. The CLOCK walks ({@link ClockHand}) work on the package-private fields and {@link #deleteLocked} under the
+ * write lock.
  *
  * <p>The {@code @GuardedBy} fields are documentation here, not checked: Error Prone's checker models monitors and
  * {@code Lock}s, not {@link StampedLock} stamps, and the optimistic read reads them without a lock by design.
@@ -45,32 +45,28 @@ final class Segment {
   /** Smallest capacity in slots: 8 slots (128 bytes) keeps an empty segment cheap. */
   static final int MIN_CAPACITY = 8;
   /**
-   * Oldest age, in recency epochs, a stamp tells apart: 128, half the 8-bit stamp's range (8 fills of the cache at
-   * {@link BlockIndex}'s epoch rate). A hand offering an older entry caps its stamp at this age, so the stamp cannot
-   * wrap round to look recent unless no hand comes by for another 128 epochs (a priority nothing is evicted from);
-   * such an entry is then only ranked as younger than it is, once, when the hand next offers it.
+   * The walk kind ({@link ClockHand#sample}'s {@code p}) over entries in the admission window, whatever their
+   * priority.
    */
-  static final int MAX_AGE = 128;
-  /** The walk kind ({@link #sample}'s {@code p}) over entries in the admission window, whatever their priority. */
   static final int WINDOW = -1;
   private static final VarHandle WORDS = MethodHandles.arrayElementVarHandle(long[].class);
 
   final StampedLock lock = new StampedLock();
   @GuardedBy("lock")
-  private long[] table = new long[2 * MIN_CAPACITY];
+  long[] table = new long[2 * MIN_CAPACITY];
   @GuardedBy("lock")
   private int size;
   @GuardedBy("lock")
-  private final int[] countByPriority = new int[CachePriority.COUNT];
+  final int[] countByPriority = new int[CachePriority.COUNT];
   @GuardedBy("lock")
-  private int windowCount;
+  int windowCount;
   /**
    * Per slot, the low 8 bits of the {@link BlockIndex} recency epoch in which the slot's entry was last read or
    * inserted (tinylfu), or null when the index keeps no recency ({@code hbase} policy). Moves with its entry (resize,
    * backward shift); lookups write it without the lock (see {@link #lookup}).
    */
   @GuardedBy("lock")
-  private byte[] stamps;
+  byte[] stamps;
 
   private final LongAdder totalSize;
   private final LongAdder[] totalBytes;
@@ -291,7 +287,7 @@ final class Segment {
    * Empties slot {@code i} and shifts later members of its cluster back so that no lookup is cut short (Knuth's
    * Algorithm R). Entries only ever move to an earlier position of their cluster.
    */
-  private void deleteLocked(int i) {
+  void deleteLocked(int i) {
     long[] t = table;
     byte[] st = stamps;
     int cap = t.length >>> 1;
@@ -355,7 +351,7 @@ final class Segment {
 
   /** Removes every entry whose fingerprint tag is {@code tag}, passing each to {@code sink}. Scans the segment. */
   int removeTag(long tag, EntrySink sink) {
-    return removeWhere((fingerprint, entry) -> BlockIndex.tagOf(fingerprint) == tag, sink);
+    return removeWhere((fingerprint, entry) -> Fingerprint.tagOf(fingerprint) == tag, sink);
   }
 
   /** Removes every entry {@code accept} takes (to {@code sink}); returns how many. */
@@ -391,114 +387,6 @@ final class Segment {
     int n = removed.count();
     removed.drainTo(sink);
     return n;
-  }
-
-  /**
-   * One CLOCK pass over this segment for entries of priority {@code p}, from slot {@code hand.slot} to the end.
-   * Referenced entries lose their bit; unreferenced ones are chosen until their {@code weight}s (bytes, or 1 per entry)
-   * add up to {@code need}, then removed after the scan, so that no backward shift can move an examined entry in
-   * front of the scan and have it examined twice, and handed to {@code sink} once the lock is released. Updates
-   * {@code hand.slot} (where the next pass resumes, or 0 when the segment is done) and {@code hand.candidates};
-   * returns the weight removed.
-   */
-  long sweep(int p, long need, LongPredicate accept, LongUnaryOperator weight, ClockHand hand, EntrySink sink) {
-    RemovedEntries removed = new RemovedEntries();
-    long freed = 0;
-    long stamp = lock.writeLock();
-    try {
-      if (countByPriority[p] == 0) {
-        hand.slot = 0;
-        return 0;
-      }
-      long[] t = table;
-      int cap = t.length >>> 1;
-      int victims = 0;
-      int i = Math.min(hand.slot, cap);
-      for (; i < cap && freed < need; i++) {
-        long stored = t[2 * i + 1];
-        if (t[2 * i] != 0 && IndexEntry.priorityOrdinal(stored) == p && accept.test(stored & ~REF_BIT)) {
-          hand.candidates++;
-          if ((stored & REF_BIT) != 0) {
-            t[2 * i + 1] = stored & ~REF_BIT;
-          } else {
-            victims = hand.addVictim(victims, t[2 * i]);
-            freed += weight.applyAsLong(stored & ~REF_BIT);
-          }
-        }
-      }
-      hand.slot = i < cap ? i : 0;
-      for (int v = 0; v < victims; v++) {
-        int slot = LinearProbe.find(table, hand.victims[v]);
-        long entry = table[2 * slot + 1] & ~REF_BIT; // present: we hold the lock since choosing it
-        deleteLocked(slot);
-        removed.add(entry);
-      }
-    } finally {
-      lock.unlockWrite(stamp);
-    }
-    removed.drainTo(sink);
-    return freed;
-  }
-
-  /** Whether the stored word {@code stored} is of the walk {@code p}: a priority ordinal, or {@link #WINDOW}. */
-  private static boolean ofWalk(int p, long stored) {
-    return p == WINDOW ? IndexEntry.inWindow(stored) : IndexEntry.priorityOrdinal(stored) == p;
-  }
-
-  /**
-   * One step of a victim choice ({@link BlockIndex#chooseVictim}) for priority {@code p} (or, with {@link #WINDOW},
-   * for the entries in the admission window, whatever their priority), from slot {@code hand.slot}
-   * to the end of this segment: a referenced entry loses its bit and is passed over (its second chance); an
-   * unreferenced one that {@code accept} takes is offered to {@code victim} with its estimated frequency and its age
-   * (epochs since its last read, at {@code epoch}; 0 without stamps), until {@code want} have been offered or the
-   * walk's {@code hand.slotBudget} is spent. Removes nothing but caps the stamp of an offered entry older than
-   * {@value #MAX_AGE} epochs at that age, so that an 8-bit stamp never wraps round to look recent while its entry is
-   * still visited by a hand at least every {@value #MAX_AGE} epochs. Updates {@code hand.slot} (where the next step
-   * resumes, 0 when the segment is done), {@code hand.candidates} and the budget; returns how many entries were
-   * offered.
-   */
-  int sample(int segmentIndex, int p, int want, VictimFilter accept, FrequencySketch sketch, int epoch,
-      ClockHand hand, Victim victim) {
-    long stamp = lock.writeLock();
-    try {
-      if ((p == WINDOW ? windowCount : countByPriority[p]) == 0) {
-        hand.slot = 0;
-        return 0;
-      }
-      long[] t = table;
-      byte[] st = stamps;
-      int cap = t.length >>> 1;
-      int offered = 0;
-      int i = Math.min(hand.slot, cap);
-      for (; i < cap && offered < want && hand.slotBudget > 0; i++) {
-        long stored = t[2 * i + 1];
-        long fp = t[2 * i];
-        if (fp != 0) {
-          hand.slotBudget--;
-        }
-        if (fp != 0 && ofWalk(p, stored) && accept.accepts(fp, stored & ~REF_BIT)) {
-          hand.candidates++;
-          if ((stored & REF_BIT) != 0) {
-            t[2 * i + 1] = stored & ~REF_BIT;
-          } else {
-            int age = 0;
-            if (st != null) {
-              age = (epoch - st[i]) & 0xFF;
-              if (age > MAX_AGE) {
-                age = MAX_AGE;
-                st[i] = (byte) (epoch - MAX_AGE);
-              }
-            }
-            victim.offer(segmentIndex, fp, stored, sketch.frequency(fp), age);
-            offered++;
-          }
-        }
-      }
-      hand.slot = i < cap ? i : 0;
-      return offered;
-    } finally {
-      lock.unlockWrite(stamp);
-    }
   }
 
   /**
@@ -559,7 +447,6 @@ final class Segment {
 
   /** Heap of the recency stamps (array header and a byte per slot, 8-aligned), 0 without; a racy read, for metrics. */
   long stampHeapBytes() {
-    byte[] st = stamps;
-    return st == null ? 0 : (16L + st.length + 7) & ~7L;
+    return RecencyClock.heapBytes(stamps);
   }
 }

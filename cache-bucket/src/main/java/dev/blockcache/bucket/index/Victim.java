@@ -39,7 +39,7 @@ public final class Victim {
   }
 
   /**
-   * The victim's age: recency epochs since it was last read or inserted, capped at {@value Segment#MAX_AGE} (0 if
+   * The victim's age: recency epochs since it was last read or inserted, capped at {@value RecencyClock#MAX_AGE} (0 if
    * the index keeps no recency); -1 if none was found.
    */
   public int age() {

@@ -132,7 +132,7 @@ class BlockIndexTest {
     for (int i = 0; ; i++) {
       String name = "f" + i;
       long h = BlockKey.fileHash(name);
-      long sig = BlockIndex.tagOf(h) << groupBits | (h & ((1L << groupBits) - 1));
+      long sig = Fingerprint.tagOf(h) << groupBits | (h & ((1L << groupBits) - 1));
       String prior = seen.putIfAbsent(sig, name);
       if (prior != null) {
         return new String[] {prior, name};

@@ -139,7 +139,7 @@ class VictimChoiceTest {
 
   /**
    * Advances {@code index}'s recency epoch by {@code epochs}, counting admissions (an index of fewer than 32 entries
-   * advances once per admission, a larger one once per size / {@link BlockIndex#EPOCHS_PER_FILL}).
+   * advances once per admission, a larger one once per size / {@link RecencyClock#EPOCHS_PER_FILL}).
    */
   private static void advance(BlockIndex index, int epochs) {
     int target = index.epoch() + epochs;
@@ -149,7 +149,7 @@ class VictimChoiceTest {
       admissions++;
     }
     assertEquals(target, index.epoch());
-    assertEquals(epochs * Math.max(1, index.size() / BlockIndex.EPOCHS_PER_FILL), admissions);
+    assertEquals(epochs * Math.max(1, index.size() / RecencyClock.EPOCHS_PER_FILL), admissions);
   }
 
   @Test
@@ -183,12 +183,12 @@ class VictimChoiceTest {
     Victim victim = new Victim();
     assertTrue(index.chooseVictim(CachePriority.MULTI, (fp, e) -> true, 64, victim));
     assertEquals(entry(0, CachePriority.MULTI), victim.entry());
-    assertEquals(Segment.MAX_AGE, victim.age(), "200 epochs old, capped");
+    assertEquals(RecencyClock.MAX_AGE, victim.age(), "200 epochs old, capped");
     // 100 epochs on, an uncapped 8-bit stamp 0 would read as 300 mod 256 = 44 epochs old, younger than newer's 100
     advance(index, 100);
     assertTrue(index.chooseVictim(CachePriority.MULTI, (fp, e) -> true, 64, victim));
     assertEquals(entry(0, CachePriority.MULTI), victim.entry());
-    assertEquals(Segment.MAX_AGE, victim.age());
+    assertEquals(RecencyClock.MAX_AGE, victim.age());
   }
 
   @Test
