@@ -29,9 +29,9 @@ import java.util.zip.CRC32C;
 public class HeapBlock {
   /**
    * Heap bytes an {@code LruBlockCache} entry costs beyond its block's bytes, with compressed oops: its index slots
-   * (2 to 4 slots of 8 bytes: 16 to 32), the entry, which is the block itself (64: the key's file reference and
-   * offset kept inline, no key object, and the list and file-chain links), and the array's header (16), 96 to 112 in
-   * all, with room to spare. {@code L1EntryOverheadTest} measures it.
+   * (2 to 4 slots of 12 bytes: tag, entry and array references; 24 to 48), the entry, which is the block itself (64:
+   * the key's file reference and offset kept inline, no key object, and the list and file-chain links), and the
+   * array's header (16), 104 to 128 in all. {@code L1EntryOverheadTest} measures it.
    */
   public static final int LRU_ENTRY_OVERHEAD = 136;
   /**
@@ -138,6 +138,38 @@ public class HeapBlock {
     CRC32C crc = new CRC32C();
     crc.update(bytes, offset, length);
     return (int) crc.getValue();
+  }
+
+  /** The array if this block spans all of it (always so for a copy), else null. */
+  public final byte[] wholeArray() {
+    return offset == 0 && length == bytes.length ? bytes : null;
+  }
+
+  /**
+   * Whether {@code array} is this block's whole array. An index that keeps the array reference beside the block's
+   * own reference lets a reader load both at once and read the bytes through the array it loaded: the processor then
+   * fetches the bytes without waiting for this block's object, and the check, which reads only this object's fields,
+   * keeps a stale array from being read in place of this block's.
+   */
+  private boolean isWholeArray(byte[] array) {
+    return array == bytes && offset == 0 && length == array.length;
+  }
+
+  /**
+   * {@link #newView()}, read through {@code array} when it is this block's whole array (see
+   * {@link #isWholeArray}); the caller owns the view's one reference and must release it.
+   */
+  protected final BlockBuf newView(byte[] array) {
+    return isWholeArray(array) ? BlockBuf.ofHeap(array, 0, array.length) : newView();
+  }
+
+  /** {@link #read(BlockReader)}, through {@code array} when it is this block's whole array. */
+  protected final void read(BlockReader reader, byte[] array) {
+    if (isWholeArray(array)) {
+      ScopedBlockView.readHeap(array, 0, array.length, reader);
+    } else {
+      read(reader);
+    }
   }
 
   /**

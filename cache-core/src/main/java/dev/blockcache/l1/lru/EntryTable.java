@@ -11,15 +11,19 @@ import java.util.function.Consumer;
  *
  * <h2>Design notes</h2>
  * A lookup of a cached block in a map of nodes loads the table slot, the node, then the entry, then the block's
- * bytes: each a dependent cache miss once the cache holds more blocks than the CPU caches do. This table keeps two
- * parallel arrays instead, so that a lookup loads the slot's tag and entry reference (two independent loads), then
- * the entry, which holds the key's offset and file reference itself ({@link LruEntry#hasKey}), so that the key check
- * loads nothing more and the block's array is the next load:
+ * bytes: each a dependent cache miss once the cache holds more blocks than the CPU caches do. This table keeps three
+ * parallel arrays instead, so that a lookup loads the slot's tag, entry reference and block array (independent
+ * loads), then the entry, which holds the key's offset and file reference itself ({@link LruEntry#hasKey}), and the
+ * block's bytes at the same time: the array's address does not wait for the entry, so the two cache misses overlap.
  * <pre>
- *   slot i:   tags[i]    int   0 = empty; otherwise the upper 32 bits of the key's hash64 (0 mapped to 1)
- *             entries[i] ref   the entry, or null in a slot whose entry was removed (a tombstone: tag kept)
+ *   slot i:   tags[i]    int     0 = empty; otherwise the upper 32 bits of the key's hash64 (0 mapped to 1)
+ *             entries[i] ref     the entry, or null in a slot whose entry was removed (a tombstone: tag kept)
+ *             blocks[i]  byte[]  the entry's array when its block spans all of it ({@link LruEntry#wholeArray}),
+ *                                else null; null in a tombstone
  *   home slot of a key = tag &amp; mask; linear probing from there; a probe stops at the first empty slot
  * </pre>
+ * A reader uses {@code blocks[i]} only after checking that it is the whole array of the entry it matched
+ * ({@link LruEntry#newView(byte[])}), so a slot seen half rewritten can cost the overlap, never a wrong block.
  * The tag doubles as the home slot, so a rebuild moves entries by their tags without touching the entries.
  *
  * <p>Invariants: a slot once non-empty stays non-empty until the next rebuild (removal leaves a tombstone), so a probe
@@ -28,33 +32,70 @@ import java.util.function.Consumer;
  * new arrays (twice as many slots when more than half are live, else as many), which are published with one volatile
  * write; the old arrays are never written again.
  *
- * <p>Concurrency: readers ({@link #get}) take no lock: they read the current arrays once and probe them; an entry is
+ * <p>Concurrency: readers ({@link #get}, {@link Slots#find}) take no lock: they read the current arrays once and probe them; an entry is
  * published with a release store and read with an acquire load, so a reader sees it fully constructed. A reader
  * racing a writer may miss an entry being inserted or see one being removed, which is a get ordered before that
  * insert or removal. Writers ({@code ...Locked} methods) must hold the owning cache's list lock; the tag/entry pair
  * of a slot may be seen half written by a reader, which is why a tag match is only a hint and the entry's key decides.
  *
- * <p>Heap: 8 bytes per slot (with compressed oops), 2 to 4 slots per entry: 16–32 bytes per cached block, against
- * 37–43 for a {@code ConcurrentHashMap}'s node and table share.
+ * <p>Heap: 12 bytes per slot (with compressed oops), 2 to 4 slots per entry: 24–48 bytes per cached block, against
+ * 37–43 for a {@code ConcurrentHashMap}'s node and table share (which has no block reference).
  */
 final class EntryTable {
   private static final VarHandle ENTRIES = MethodHandles.arrayElementVarHandle(LruEntry[].class);
   private static final VarHandle TAGS = MethodHandles.arrayElementVarHandle(int[].class);
+  private static final VarHandle BLOCKS = MethodHandles.arrayElementVarHandle(byte[][].class);
   /** The largest table, in slots: the largest power of two an array can hold. */
   private static final int MAX_SLOTS = 1 << 30;
   /** The smallest table, in slots. */
   private static final int MIN_SLOTS = 16;
 
-  /** One generation of the table: never written once a rebuild has replaced it. */
-  private static final class Slots {
-    final int[] tags;
-    final LruEntry[] entries;
-    final int mask;
+  /**
+   * One generation of the table: never written once a rebuild has replaced it. A reader that wants the block array
+   * beside the entry takes the current generation ({@link #slots()}), finds the key's slot in it and reads that
+   * slot's entry and array from the same generation.
+   */
+  static final class Slots {
+    private final int[] tags;
+    private final LruEntry[] entries;
+    private final byte[][] blocks;
+    private final int mask;
 
-    Slots(int size) {
+    private Slots(int size) {
       this.tags = new int[size];
       this.entries = new LruEntry[size];
+      this.blocks = new byte[size][];
       this.mask = size - 1;
+    }
+
+    /** The slot of {@code key}'s entry, or -1. Lock-free. */
+    int find(BlockKey key) {
+      int tag = tag(key.hash64());
+      for (int i = tag & mask; ; i = (i + 1) & mask) {
+        int t = (int) TAGS.getAcquire(tags, i);
+        if (t == tag) {
+          LruEntry e = (LruEntry) ENTRIES.getAcquire(entries, i);
+          if (e != null && e.hasKey(key)) {
+            return i;
+          }
+        } else if (t == 0) {
+          return -1;
+        }
+      }
+    }
+
+    /**
+     * The entry in slot {@code i} if it is still {@code key}'s (a writer may have emptied or reused the slot since
+     * {@link #find}), else null. Lock-free.
+     */
+    LruEntry entryAt(int i, BlockKey key) {
+      LruEntry e = (LruEntry) ENTRIES.getAcquire(entries, i);
+      return e != null && e.hasKey(key) ? e : null;
+    }
+
+    /** The array in slot {@code i}: its entry's whole array, null, or (racing a writer) another entry's. */
+    byte[] blockAt(int i) {
+      return (byte[]) BLOCKS.getAcquire(blocks, i);
     }
   }
 
@@ -79,21 +120,13 @@ final class EntryTable {
   /** The entry of {@code key}, or null. Lock-free. */
   LruEntry get(BlockKey key) {
     Slots s = slots;
-    int[] tags = s.tags;
-    LruEntry[] entries = s.entries;
-    int mask = s.mask;
-    int tag = tag(key.hash64());
-    for (int i = tag & mask; ; i = (i + 1) & mask) {
-      int t = (int) TAGS.getAcquire(tags, i);
-      if (t == tag) {
-        LruEntry e = (LruEntry) ENTRIES.getAcquire(entries, i);
-        if (e != null && e.hasKey(key)) {
-          return e;
-        }
-      } else if (t == 0) {
-        return null;
-      }
-    }
+    int i = s.find(key);
+    return i < 0 ? null : s.entryAt(i, key);
+  }
+
+  /** The current generation, for a reader that reads a slot's entry and array ({@link Slots}). */
+  Slots slots() {
+    return slots;
   }
 
   /** The number of entries. */
@@ -125,6 +158,7 @@ final class EntryTable {
       free = i;
       used++;
     }
+    BLOCKS.setRelease(s.blocks, free, entry.wholeArray());
     ENTRIES.setRelease(s.entries, free, entry);
     TAGS.setRelease(s.tags, free, tag);
     live++;
@@ -140,8 +174,7 @@ final class EntryTable {
     if (i < 0) {
       return false;
     }
-    ENTRIES.setRelease(slots.entries, i, null);
-    live--;
+    clearLocked(slots, i);
     return true;
   }
 
@@ -152,9 +185,15 @@ final class EntryTable {
       return null;
     }
     LruEntry e = slots.entries[i];
-    ENTRIES.setRelease(slots.entries, i, null);
-    live--;
+    clearLocked(slots, i);
     return e;
+  }
+
+  /** Makes slot {@code i} a tombstone: its tag stays, its entry and array go (the array may be collected). */
+  private void clearLocked(Slots s, int i) {
+    ENTRIES.setRelease(s.entries, i, null);
+    BLOCKS.setRelease(s.blocks, i, null);
+    live--;
   }
 
   /** The slot of {@code key}'s entry (of {@code expected} itself when it is not null), or -1. */
@@ -197,6 +236,7 @@ final class EntryTable {
         }
         s.tags[i] = tag;
         s.entries[i] = e;
+        s.blocks[i] = old.blocks[j];
       }
     }
     used = live;

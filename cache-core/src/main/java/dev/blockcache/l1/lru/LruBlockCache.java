@@ -207,27 +207,41 @@ public final class LruBlockCache implements BlockCache {
   /** {@inheritDoc} The view is read-only; releasing it never affects the cache. */
   @Override
   public ByteBuf getBlock(BlockKey key, ReadOptions options) {
-    LruEntry entry = hit(key, options);
-    return entry == null ? null : entry.newView();
+    EntryTable.Slots slots = table.slots();
+    int slot = find(slots, key, options);
+    byte[] array = slot < 0 ? null : slots.blockAt(slot); // loaded before the entry is used: see EntryTable
+    LruEntry entry = hit(slots, slot, key, options);
+    return entry == null ? null : entry.viewThrough(array);
   }
 
   /** {@inheritDoc} Allocates nothing: the reader gets this thread's reusable view of the heap copy. */
   @Override
   public boolean read(BlockKey key, ReadOptions options, BlockReader reader) {
     Objects.requireNonNull(reader, "reader");
-    LruEntry entry = hit(key, options);
+    EntryTable.Slots slots = table.slots();
+    int slot = find(slots, key, options);
+    byte[] array = slot < 0 ? null : slots.blockAt(slot);
+    LruEntry entry = hit(slots, slot, key, options);
     if (entry == null) {
       return false;
     }
-    entry.read(reader);
+    entry.readThrough(reader, array);
     return true;
   }
 
-  /** The entry of {@code key} with its hit recorded (reference bit, promotion, counters), or null after a miss. */
-  private LruEntry hit(BlockKey key, ReadOptions options) {
+  /** The slot of {@code key}'s entry in {@code slots}, or -1 (also once closed). */
+  private int find(EntryTable.Slots slots, BlockKey key, ReadOptions options) {
     Objects.requireNonNull(key, "key");
     Objects.requireNonNull(options, "options");
-    LruEntry entry = closed ? null : table.get(key);
+    return closed ? -1 : slots.find(key);
+  }
+
+  /**
+   * The entry of {@code key} in {@code slot} (-1: none) with its hit recorded (reference bit, promotion, counters),
+   * or null after a miss.
+   */
+  private LruEntry hit(EntryTable.Slots slots, int slot, BlockKey key, ReadOptions options) {
+    LruEntry entry = slot < 0 ? null : slots.entryAt(slot, key);
     if (entry == null) {
       stats.miss(options);
       return null;
