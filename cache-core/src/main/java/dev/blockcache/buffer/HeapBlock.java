@@ -160,7 +160,9 @@ public class HeapBlock {
    * {@link #isWholeArray}); the caller owns the view's one reference and must release it.
    */
   protected final BlockBuf newView(byte[] array) {
-    return isWholeArray(array) ? BlockBuf.ofHeap(array, 0, array.length) : newView();
+    // One allocation site whichever array is read: the JIT can then keep a view that does not escape off the heap.
+    boolean whole = isWholeArray(array);
+    return BlockBuf.ofHeap(whole ? array : bytes, whole ? 0 : offset, whole ? array.length : length);
   }
 
   /** {@link #read(BlockReader)}, through {@code array} when it is this block's whole array. */
