@@ -35,11 +35,12 @@ public class HeapBlock {
    */
   public static final int LRU_ENTRY_OVERHEAD = 136;
   /**
-   * Heap bytes a {@code TinyLfuBlockCache} entry costs beyond its block's bytes: the key (40), Caffeine's weighted
-   * node with its map node and table share (~105), the cached block with its file-chain links (48) and the array's
-   * header (16), rounded up. {@code L1EntryOverheadTest} measures it.
+   * Heap bytes a {@code TinyLfuBlockCache} entry costs beyond its block's bytes: the block, which is Caffeine's key
+   * (the key's fields inline, the file-chain links and the map value's reference: 64), Caffeine's weighted node with
+   * its map node and table share (~105), the array's header (16) and, for a block that does not span its array, the
+   * region object kept as the map value (32), rounded up. {@code L1EntryOverheadTest} measures it.
    */
-  public static final int TINYLFU_ENTRY_OVERHEAD = 216;
+  public static final int TINYLFU_ENTRY_OVERHEAD = 224;
 
   /** The most a kept array may hold beyond the readable bytes, as a fraction of them (1/8): else it is copied. */
   private static final int MAX_SLACK_SHIFT = 3;
@@ -163,6 +164,20 @@ public class HeapBlock {
     // One allocation site whichever array is read: the JIT can then keep a view that does not escape off the heap.
     boolean whole = isWholeArray(array);
     return BlockBuf.ofHeap(whole ? array : bytes, whole ? 0 : offset, whole ? array.length : length);
+  }
+
+  /**
+   * A new read-only view of all of {@code array}, the whole array of a cached block (see {@link #wholeArray()}), for
+   * an index that keeps such arrays instead of their blocks; the caller owns the view's one reference and must
+   * release it. Nobody may write to {@code array}.
+   */
+  public static BlockBuf viewOfWhole(byte[] array) {
+    return BlockBuf.ofHeap(array, 0, array.length);
+  }
+
+  /** Lends all of {@code array}, as {@link #viewOfWhole}, to {@code reader} through this thread's scoped view. */
+  public static void readWhole(byte[] array, BlockReader reader) {
+    ScopedBlockView.readHeap(array, 0, array.length, reader);
   }
 
   /** {@link #read(BlockReader)}, through {@code array} when it is this block's whole array. */

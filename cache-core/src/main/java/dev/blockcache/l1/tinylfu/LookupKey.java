@@ -9,9 +9,9 @@ import java.util.Objects;
  * a key built per lookup then allocates only its view.
  *
  * <p>Caffeine's map finds an entry by this key's {@link #hashCode()}, which is the copied key's, and by
- * {@code lookupKey.equals(storedKey)}, which compares the copied fields with the stored {@link BlockKey}'s. Only the
- * lookup direction is defined: a {@code BlockKey} never equals a lookup key, so a lookup key must never be stored in
- * the map, only passed to lookups ({@code getIfPresent}). It keeps a reference to the last name it copied until the
+ * {@code lookupKey.equals(storedKey)}, which compares the copied fields with the stored {@link KeyedBlock}'s (the map's
+ * keys are the blocks themselves). A lookup key must never be stored in the map, only passed to lookups and
+ * removals. It keeps a reference to the last name it copied until the
  * thread's next lookup; names are small and shared with the cached keys.
  *
  * <p>Thread-safety: confined to its thread ({@link #of} hands each thread its own).
@@ -47,13 +47,13 @@ final class LookupKey {
     return hashCode;
   }
 
-  /** Whether {@code o} is a {@link BlockKey} with the fields this lookup key holds. */
+  /** Whether {@code o} is a {@link KeyedBlock} cached under the key whose fields this lookup key holds. */
   @Override
   public boolean equals(Object o) {
-    if (!(o instanceof BlockKey)) {
+    if (!(o instanceof KeyedBlock)) {
       return false;
     }
-    BlockKey stored = (BlockKey) o;
+    KeyedBlock stored = (KeyedBlock) o;
     return stored.hash64() == hash64 && stored.offset() == offset && stored.file().equals(file);
   }
 

@@ -70,11 +70,17 @@ public final class TinyLfuBlockCache implements BlockCache {
   public static final int OVERSHOOT_SHIFT = 5;
 
   private final TinyLfuConfig config;
-  private final Cache<BlockKey, ChainedBlock> cache;
-  /** The same cache, typed for lookups by a {@link LookupKey}; never used to store. */
-  private final Cache<Object, ChainedBlock> lookups;
-  private final ConcurrentMap<BlockKey, ChainedBlock> map;
-  private final Policy.Eviction<BlockKey, ChainedBlock> eviction;
+  /**
+   * Keyed by the blocks themselves ({@link KeyedBlock}: key fields inline, equal to a {@link LookupKey} of their key);
+   * the value is the block's whole array, or the block when it does not span one ({@link KeyedBlock#mapValue()}).
+   */
+  private final Cache<KeyedBlock, Object> cache;
+  /** The same cache, typed for lookups and removals by a {@link LookupKey}; never used to store. */
+  private final Cache<Object, Object> lookups;
+  private final ConcurrentMap<KeyedBlock, Object> map;
+  /** {@link #map} typed for lookups and removals by a {@link LookupKey}; never used to store. */
+  private final ConcurrentMap<Object, Object> lookupMap;
+  private final Policy.Eviction<KeyedBlock, Object> eviction;
   /**
    * Guards {@link #fileChains} and the chain fields of every cached block; taken inside Caffeine's map locks. A
    * monitor rather than a {@code ReentrantLock}: the inserting and the maintenance thread take it for a few
@@ -112,14 +118,15 @@ public final class TinyLfuBlockCache implements BlockCache {
     this.cache = Caffeine.newBuilder()
         .initialCapacity((int) Math.min(1 << 24, expectedBlocks))
         .maximumWeight(config.capacity())
-        .weigher((BlockKey key, ChainedBlock block) -> (int) weight(block))
+        .weigher((KeyedBlock block, Object bytes) -> (int) weight(block))
         .executor(maintenance)
         .evictionListener(this::onEvicted)
         .build();
     this.map = cache.asMap();
     @SuppressWarnings("unchecked")
-    Cache<Object, ChainedBlock> byLookupKey = (Cache<Object, ChainedBlock>) (Cache<?, ?>) cache;
+    Cache<Object, Object> byLookupKey = (Cache<Object, Object>) (Cache<?, ?>) cache;
     this.lookups = byLookupKey;
+    this.lookupMap = byLookupKey.asMap();
     this.eviction = cache.policy().eviction().orElseThrow();
   }
 
@@ -162,8 +169,8 @@ public final class TinyLfuBlockCache implements BlockCache {
   }
 
   /** Caffeine's eviction listener: runs on the evicting thread, inside the map's lock for {@code key}. */
-  private void onEvicted(BlockKey key, ChainedBlock block, RemovalCause cause) {
-    if (key == null || block == null) {
+  private void onEvicted(KeyedBlock block, Object bytes, RemovalCause cause) {
+    if (block == null || bytes == null) {
       return;
     }
     removed(block);
@@ -212,19 +219,19 @@ public final class TinyLfuBlockCache implements BlockCache {
     if (block.readableBytes() > config.maxBlockSize()) {
       return CacheResult.TOO_LARGE;
     }
-    if (map.containsKey(key)) {
-      cache.getIfPresent(key); // a read for the policy
+    if (lookupMap.containsKey(LookupKey.of(key))) {
+      lookups.getIfPresent(LookupKey.of(key)); // a read for the policy
       return CacheResult.ALREADY_CACHED;
     }
-    ChainedBlock cached = new KeyedBlock(key, insert.heapBlock(block, options.category()));
+    KeyedBlock cached = new KeyedBlock(key, insert.heapBlock(block, options.category()));
     long weight = weight(cached);
     // Counted before it is published: its eviction, which may follow at once, subtracts what was added.
     blockCounts[options.category().ordinal()].increment();
     weightedSize.addAndGet(weight);
-    if (map.putIfAbsent(key, cached) != null) {
+    if (map.putIfAbsent(cached, cached.mapValue()) != null) {
       blockCounts[options.category().ordinal()].decrement();
       weightedSize.addAndGet(-weight);
-      cache.getIfPresent(key);
+      lookups.getIfPresent(LookupKey.of(key));
       return CacheResult.ALREADY_CACHED;
     }
     synchronized (chainLock) {
@@ -240,45 +247,58 @@ public final class TinyLfuBlockCache implements BlockCache {
   /** {@inheritDoc} The view is read-only; releasing it never affects the cache. */
   @Override
   public ByteBuf getBlock(BlockKey key, ReadOptions options) {
-    ChainedBlock block = hit(LookupKey.of(key), options);
-    return block == null ? null : block.newView();
+    Object bytes = hit(LookupKey.of(key), options);
+    if (bytes == null) {
+      return null;
+    }
+    return bytes instanceof byte[] ? HeapBlock.viewOfWhole((byte[]) bytes) : ((HeapBlock) bytes).newView();
   }
 
   /** {@inheritDoc} Allocates nothing: the reader gets this thread's reusable view of the heap copy. */
   @Override
   public boolean read(BlockKey key, ReadOptions options, BlockReader reader) {
     Objects.requireNonNull(reader, "reader");
-    ChainedBlock block = hit(LookupKey.of(key), options);
-    if (block == null) {
+    Object bytes = hit(LookupKey.of(key), options);
+    if (bytes == null) {
       return false;
     }
-    block.read(reader);
+    if (bytes instanceof byte[]) {
+      HeapBlock.readWhole((byte[]) bytes, reader);
+    } else {
+      ((HeapBlock) bytes).read(reader);
+    }
     return true;
   }
 
   /**
-   * The block of {@code key}, its access recorded by Caffeine and counted as a hit; or null after a miss. It takes the
-   * thread's lookup key, not the caller's {@link BlockKey}: this method is too large for the JIT to inline into every
-   * caller, and a key passed to it would escape and be allocated on each get.
+   * The map value of {@code key} (the block's whole array, or the block), its access recorded by Caffeine and counted
+   * as a hit; or null after a miss. It takes the thread's lookup key, not the caller's {@link BlockKey}: this method
+   * is too large for the JIT to inline into every caller, and a key passed to it would escape and be allocated on
+   * each get.
    */
-  private ChainedBlock hit(LookupKey key, ReadOptions options) {
+  private Object hit(LookupKey key, ReadOptions options) {
     Objects.requireNonNull(options, "options");
-    ChainedBlock block = closed ? null : lookups.getIfPresent(key);
-    if (block == null) {
+    Object bytes = closed ? null : lookups.getIfPresent(key);
+    if (bytes == null) {
       stats.miss(options);
       return null;
     }
     stats.hit(options);
-    return block;
+    return bytes;
   }
 
   @Override
   public boolean evictBlock(BlockKey key) {
-    ChainedBlock removed = map.remove(Objects.requireNonNull(key, "key"));
-    if (removed == null) {
+    KeyedBlock[] removed = new KeyedBlock[1];
+    // Caffeine hands the remapping function the stored key: the block, which the counts and chains need.
+    lookupMap.computeIfPresent(LookupKey.of(key), (stored, bytes) -> {
+      removed[0] = (KeyedBlock) stored;
+      return null;
+    });
+    if (removed[0] == null) {
       return false;
     }
-    removed(removed);
+    removed(removed[0]);
     return true;
   }
 
@@ -304,7 +324,8 @@ public final class TinyLfuBlockCache implements BlockCache {
     }
     int removed = 0;
     for (ChainedBlock block : blocks) {
-      if (map.remove(block.key(), block)) {
+      KeyedBlock keyed = (KeyedBlock) block;
+      if (map.remove(keyed, keyed.mapValue())) {
         removed(block);
         removed++;
       }
@@ -315,7 +336,7 @@ public final class TinyLfuBlockCache implements BlockCache {
   /** The cached keys in the order Caffeine would evict them, coldest first, at most {@code limit}: for tests. */
   List<BlockKey> coldest(int limit) {
     cache.cleanUp();
-    return List.copyOf(eviction.coldest(limit).keySet());
+    return eviction.coldest(limit).keySet().stream().map(KeyedBlock::key).toList();
   }
 
   /** Runs Caffeine's pending maintenance (evictions) now, on the calling thread. */
@@ -359,8 +380,10 @@ public final class TinyLfuBlockCache implements BlockCache {
     }
     closed = true;
     maintenance.stop();
-    for (BlockKey key : map.keySet()) {
-      evictBlock(key);
+    for (KeyedBlock block : map.keySet()) {
+      if (map.remove(block, block.mapValue())) {
+        removed(block);
+      }
     }
     cache.cleanUp();
     synchronized (chainLock) {
