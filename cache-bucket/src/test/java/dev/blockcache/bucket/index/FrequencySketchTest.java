@@ -85,6 +85,18 @@ class FrequencySketchTest {
     assertEquals(6, sketch.frequency(KEY), "the grown sketch counts in the same counters");
   }
 
+  /** Regression: with a floor of 1,024 words a cache growing to 5,000 blocks lost its counts after it had filled. */
+  @Test
+  void aCacheOfAFewThousandBlocksKeepsItsCountsWhileItGrows() {
+    FrequencySketch sketch = new FrequencySketch(1024);
+    for (int i = 0; i < 5; i++) {
+      sketch.increment(KEY);
+    }
+    sketch.ensureCapacity(5_000);
+    assertEquals(FrequencySketch.MIN_WORDS * 8L, sketch.heapBytes(), "5,625 entries: still the floor's words");
+    assertEquals(5, sketch.frequency(KEY));
+  }
+
   @Test
   void growthToMoreWordsStartsFromEmptyCounts() {
     FrequencySketch sketch = new FrequencySketch(1024);
