@@ -24,7 +24,12 @@ package dev.blockcache.bucket.index;
  * used again.
  *
  * <p><b>Sizing.</b> {@link #ensureCapacity} grows the table for the entries the cache holds (the owner calls it off
- * the read path); growing starts from empty counts, as the keys cannot be rehashed. The table is never shrunk.
+ * the read path, every so many admissions, so the last growth can come after the cache is full). While the
+ * {@value #MIN_WORDS}-word floor covers the entries, growing only lengthens the aging period and keeps every count;
+ * growing to more words starts from empty counts, as the keys cannot be rehashed. Small caches are thus never reset:
+ * when one was, its first decisions after filling admitted every block against victims of frequency 0 (the L2
+ * simulator's multi3 trace at 20% of its keys: 52.06% hits, 56.24% with the counts kept). The table is never
+ * shrunk.
  *
  * <p>Thread-safety: safe for concurrent use without locks, by design approximate: {@link #increment} is a plain
  * read-modify-write of one word (and, for one key in {@value #SAMPLE_RATE}, of the aging counter), so two racing
@@ -51,11 +56,15 @@ public final class FrequencySketch {
   private static final long ONE_BITS_MASK = 0x7777_7777_7777_7777L;
 
   /**
-   * Fewest words of counters: 1,024 (8 KiB, 16,384 counters), so that a cache of a few thousand blocks still tells
-   * its keys apart (with 4 counters per entry such a cache ranked loop blocks by collisions); a fixed cost that is
-   * nothing per entry at the sizes the heap budget is set for.
+   * Fewest words of counters: 1,536 (12 KiB, 24,576 counters), so that a cache of a few thousand blocks still tells
+   * its keys apart (with 4 counters per entry such a cache ranked loop blocks by collisions) and keeps its counts
+   * while it grows to 6,144 blocks (see {@link #ensureCapacity}); a fixed cost that is nothing per entry at the sizes
+   * the heap budget is set for. In the L2 simulator 1,024 words left lirs multi3 at 50% of its keys (3,727 blocks) at
+   * 67.03% hits, as its table grew past the floor after the cache had filled; 1,536 gives 71.48 (Caffeine 72.24).
+   * Floors of 2,048 to 8,192 words gave multi3 71.7-71.9 but moved gradle build-cache at 5% (7,741 blocks, whose
+   * table then stays within the floor) from 91.74 to 90.65-91.67, under its bar of LRU - 0.5 (91.74).
    */
-  static final int MIN_WORDS = 1024;
+  static final int MIN_WORDS = 1536;
 
   private volatile Table table;
 
@@ -68,10 +77,21 @@ public final class FrequencySketch {
     long additions;
 
     Table(long entries) {
+      this(entries, new long[wordsFor(entries)], 0);
+    }
+
+    /** A table for {@code entries} over {@code words}, {@code additions} into its aging period. */
+    Table(long entries, long[] words, long additions) {
       this.entries = entries;
-      long counters = entries * COUNTERS_PER_ENTRY;
-      this.words = new long[(int) Math.min(Integer.MAX_VALUE - 8, Math.max(MIN_WORDS, (counters + 15) / 16))];
+      this.words = words;
       this.sampleSize = entries * SAMPLE_PER_ENTRY;
+      this.additions = additions;
+    }
+
+    /** Words of counters for {@code entries}: COUNTERS_PER_ENTRY counters each, at least MIN_WORDS. */
+    static int wordsFor(long entries) {
+      long counters = entries * COUNTERS_PER_ENTRY;
+      return (int) Math.min(Integer.MAX_VALUE - 8, Math.max(MIN_WORDS, (counters + 15) / 16));
     }
   }
 
@@ -82,13 +102,15 @@ public final class FrequencySketch {
 
   /**
    * Grows the table if the cache now holds more than it is sized for: to {@code entries} × 9/8. The small margin keeps
-   * the table within 2.25 bytes per cached entry at most; growth, and the loss of counts it costs, happens while the
-   * cache fills, when admission has nothing to decide.
+   * the table within 2.25 bytes per cached entry at most. A table whose word count does not change (the
+   * {@value #MIN_WORDS}-word floor still covers the entries) keeps its counters and its place in the aging period: a
+   * key hashes to the same counters as before. A table with more words starts from empty counts.
    */
   public void ensureCapacity(long entries) {
     Table t = table;
     if (entries > t.entries) {
-      table = new Table(entries * 9 / 8);
+      long grown = entries * 9 / 8;
+      table = Table.wordsFor(grown) == t.words.length ? new Table(grown, t.words, t.additions) : new Table(grown);
     }
   }
 

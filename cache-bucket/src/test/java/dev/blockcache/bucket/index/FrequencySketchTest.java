@@ -68,4 +68,43 @@ class FrequencySketchTest {
     assertEquals(11_250, sketch.capacity());
     assertEquals((11_250L * FrequencySketch.COUNTERS_PER_ENTRY + 15) / 16 * 8, sketch.heapBytes());
   }
+
+  /** Regression: growing within the floor's words replaced the table and reset every count, after the cache filled. */
+  @Test
+  void growthWithinTheFloorsWordsKeepsTheCounts() {
+    FrequencySketch sketch = new FrequencySketch(1024);
+    for (int i = 0; i < 5; i++) {
+      sketch.increment(KEY);
+    }
+    long heap = sketch.heapBytes();
+    sketch.ensureCapacity(3_000); // 3,375 entries: still the floor's words
+    assertEquals(3_375, sketch.capacity());
+    assertEquals(heap, sketch.heapBytes());
+    assertEquals(5, sketch.frequency(KEY), "counts kept across growth");
+    sketch.increment(KEY);
+    assertEquals(6, sketch.frequency(KEY), "the grown sketch counts in the same counters");
+  }
+
+  /** Regression: with a floor of 1,024 words a cache growing to 5,000 blocks lost its counts after it had filled. */
+  @Test
+  void aCacheOfAFewThousandBlocksKeepsItsCountsWhileItGrows() {
+    FrequencySketch sketch = new FrequencySketch(1024);
+    for (int i = 0; i < 5; i++) {
+      sketch.increment(KEY);
+    }
+    sketch.ensureCapacity(5_000);
+    assertEquals(FrequencySketch.MIN_WORDS * 8L, sketch.heapBytes(), "5,625 entries: still the floor's words");
+    assertEquals(5, sketch.frequency(KEY));
+  }
+
+  @Test
+  void growthToMoreWordsStartsFromEmptyCounts() {
+    FrequencySketch sketch = new FrequencySketch(1024);
+    for (int i = 0; i < 5; i++) {
+      sketch.increment(KEY);
+    }
+    sketch.ensureCapacity(10_000);
+    assertTrue(sketch.heapBytes() > FrequencySketch.MIN_WORDS * 8L);
+    assertEquals(0, sketch.frequency(KEY), "keys cannot be rehashed into a larger table");
+  }
 }
