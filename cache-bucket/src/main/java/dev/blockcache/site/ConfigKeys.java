@@ -39,7 +39,7 @@ public final class ConfigKeys {
       new Key(LruConfig.MAX_BLOCK_SIZE, "16777216", "LRU: larger blocks are not cached (bytes)"),
       new Key(TinyLfuConfig.MAX_BLOCK_SIZE, "16777216", "TinyLFU: larger blocks are not cached (bytes)"),
       new Key(LruConfig.MIN_BLOCK_SIZE, "65536", "expected block size in bytes: presizes the LRU L1's map. In the"
-          + " TinyLFU L1 it also changes eviction: Caffeine is presized for capacity / (this + 216, the TinyLFU entry"
+          + " TinyLFU L1 it also changes eviction: Caffeine is presized for capacity / (this + 224, the TinyLFU entry"
           + " overhead) blocks and sizes its frequency sketch for that many entries (grown to the entries present when"
           + " the cache first reaches half its capacity, if more), and ages the sketch every 10 x that many accesses."
           + " Set it to the typical L1 block size; then the L1 admits and evicts exactly as plain Caffeine weighted by"
