@@ -32,11 +32,12 @@ import java.util.function.Consumer;
  * new arrays (twice as many slots when more than half are live, else as many), which are published with one volatile
  * write; the old arrays are never written again.
  *
- * <p>Concurrency: readers ({@link #get}, {@link Slots#find}) take no lock: they read the current arrays once and probe them; an entry is
- * published with a release store and read with an acquire load, so a reader sees it fully constructed. A reader
- * racing a writer may miss an entry being inserted or see one being removed, which is a get ordered before that
- * insert or removal. Writers ({@code ...Locked} methods) must hold the owning cache's list lock; the tag/entry pair
- * of a slot may be seen half written by a reader, which is why a tag match is only a hint and the entry's key decides.
+ * <p>Concurrency: readers ({@link #get}, {@link Slots#find}) take no lock: they read the current arrays once and
+ * probe them; an entry and its array are published with release stores and read with acquire loads, so a reader sees
+ * them fully constructed. A reader racing a writer may miss an entry being inserted or see one being removed, which is
+ * a get ordered before that insert or removal. Writers ({@code ...Locked} methods) must hold the owning cache's list
+ * lock; a slot's tag, entry and array may be seen half written by a reader, which is why a tag match is only a hint,
+ * the entry's key decides, and the array is used only if it is that entry's own.
  *
  * <p>Heap: 12 bytes per slot (with compressed oops), 2 to 4 slots per entry: 24–48 bytes per cached block, against
  * 37–43 for a {@code ConcurrentHashMap}'s node and table share (which has no block reference).

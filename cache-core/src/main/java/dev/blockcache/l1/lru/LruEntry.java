@@ -1,8 +1,8 @@
 package dev.blockcache.l1.lru;
 
 import dev.blockcache.api.BlockKey;
-import dev.blockcache.api.CachePriority;
 import dev.blockcache.api.BlockReader;
+import dev.blockcache.api.CachePriority;
 import dev.blockcache.buffer.BlockBuf;
 import dev.blockcache.buffer.HeapBlock;
 import dev.blockcache.l1.ChainedBlock;
