@@ -109,7 +109,7 @@ public final class BlockKey {
 
   @Override
   public int hashCode() {
-    return (int) (hash64 ^ (hash64 >>> 32));
+    return Long.hashCode(hash64);
   }
 
   @Override

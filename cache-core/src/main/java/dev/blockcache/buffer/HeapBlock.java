@@ -158,9 +158,10 @@ public class HeapBlock {
 
   /**
    * {@link #newView()}, read through {@code array} when it is this block's whole array (see
-   * {@link #isWholeArray}); the caller owns the view's one reference and must release it.
+   * {@link #isWholeArray}); the caller owns the view's one reference and must release it. Any other {@code array},
+   * null included, is ignored.
    */
-  protected final BlockBuf newView(byte[] array) {
+  public final BlockBuf newView(byte[] array) {
     // One allocation site whichever array is read: the JIT can then keep a view that does not escape off the heap.
     boolean whole = isWholeArray(array);
     return BlockBuf.ofHeap(whole ? array : bytes, whole ? 0 : offset, whole ? array.length : length);
@@ -180,8 +181,8 @@ public class HeapBlock {
     ScopedBlockView.readHeap(array, 0, array.length, reader);
   }
 
-  /** {@link #read(BlockReader)}, through {@code array} when it is this block's whole array. */
-  protected final void read(BlockReader reader, byte[] array) {
+  /** {@link #read(BlockReader)}, through {@code array} when it is this block's whole array; else as it. */
+  public final void read(BlockReader reader, byte[] array) {
     if (isWholeArray(array)) {
       ScopedBlockView.readHeap(array, 0, array.length, reader);
     } else {

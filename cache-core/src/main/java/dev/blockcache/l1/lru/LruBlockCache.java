@@ -211,7 +211,7 @@ public final class LruBlockCache implements BlockCache {
     int slot = find(slots, key, options);
     byte[] array = slot < 0 ? null : slots.blockAt(slot); // loaded before the entry is used: see EntryTable
     LruEntry entry = hit(slots, slot, key, options);
-    return entry == null ? null : entry.viewThrough(array);
+    return entry == null ? null : entry.newView(array);
   }
 
   /** {@inheritDoc} Allocates nothing: the reader gets this thread's reusable view of the heap copy. */
@@ -225,7 +225,7 @@ public final class LruBlockCache implements BlockCache {
     if (entry == null) {
       return false;
     }
-    entry.readThrough(reader, array);
+    entry.read(reader, array);
     return true;
   }
 

@@ -1,9 +1,7 @@
 package dev.blockcache.l1.lru;
 
 import dev.blockcache.api.BlockKey;
-import dev.blockcache.api.BlockReader;
 import dev.blockcache.api.CachePriority;
-import dev.blockcache.buffer.BlockBuf;
 import dev.blockcache.buffer.HeapBlock;
 import dev.blockcache.l1.ChainedBlock;
 import dev.blockcache.l1.FileChains;
@@ -81,20 +79,6 @@ final class LruEntry extends ChainedBlock {
   boolean hasKey(BlockKey key) {
     String other = key.file();
     return offset == key.offset() && (file == other || file.equals(other));
-  }
-
-  /**
-   * A new read-only view of the bytes, read through {@code array} when it is this entry's whole array (the array
-   * reference kept in the entry's index slot, see {@link EntryTable}); the caller owns its one reference and must
-   * release it.
-   */
-  BlockBuf viewThrough(byte[] array) {
-    return newView(array);
-  }
-
-  /** Lends the bytes to {@code reader} as {@link #read(BlockReader)} does, through {@code array} when it may. */
-  void readThrough(BlockReader reader, byte[] array) {
-    read(reader, array);
   }
 
   @Override

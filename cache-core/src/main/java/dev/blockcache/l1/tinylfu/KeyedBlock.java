@@ -59,7 +59,7 @@ final class KeyedBlock extends ChainedBlock {
   /** {@link BlockKey#hashCode()} of this block's key, so that a {@link LookupKey} of that key finds it. */
   @Override
   public int hashCode() {
-    return (int) (hash64 ^ (hash64 >>> 32));
+    return Long.hashCode(hash64);
   }
 
   /** Whether {@code o} names the same key: another {@code KeyedBlock} or a {@link LookupKey}. */

@@ -219,8 +219,9 @@ public final class TinyLfuBlockCache implements BlockCache {
     if (block.readableBytes() > config.maxBlockSize()) {
       return CacheResult.TOO_LARGE;
     }
-    if (lookupMap.containsKey(LookupKey.of(key))) {
-      lookups.getIfPresent(LookupKey.of(key)); // a read for the policy
+    LookupKey lookup = LookupKey.of(key);
+    if (lookupMap.containsKey(lookup)) {
+      lookups.getIfPresent(lookup); // a read for the policy
       return CacheResult.ALREADY_CACHED;
     }
     KeyedBlock cached = new KeyedBlock(key, insert.heapBlock(block, options.category()));
@@ -231,7 +232,7 @@ public final class TinyLfuBlockCache implements BlockCache {
     if (map.putIfAbsent(cached, cached.mapValue()) != null) {
       blockCounts[options.category().ordinal()].decrement();
       weightedSize.addAndGet(-weight);
-      lookups.getIfPresent(LookupKey.of(key));
+      lookups.getIfPresent(lookup);
       return CacheResult.ALREADY_CACHED;
     }
     synchronized (chainLock) {

@@ -90,14 +90,14 @@ class SlotArrayTest {
     byte[] sameLength = new byte[BLOCK]; // what a reader racing a writer may load from a reused slot
     for (LruEntry e : List.of(whole, sliced)) {
       for (byte[] loaded : new byte[][] {sameLength, null, whole.wholeArray()}) {
-        ByteBuf view = e.viewThrough(loaded);
+        ByteBuf view = e.newView(loaded);
         try {
           Blocks.verify(key, BLOCK, view);
         } finally {
           view.release();
         }
         AtomicLong read = new AtomicLong();
-        e.readThrough(block -> {
+        e.read(block -> {
           Blocks.verify(key, BLOCK, block);
           read.incrementAndGet();
         }, loaded);
