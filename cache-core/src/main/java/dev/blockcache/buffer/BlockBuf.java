@@ -151,7 +151,8 @@ public sealed class BlockBuf extends ReadOnlyRefCountedBuf permits OwnedBlockBuf
 
   /** Whether new views are tracked: at netty's debugging leak levels only. */
   private static boolean tracked() {
-    return ResourceLeakDetector.getLevel().compareTo(ResourceLeakDetector.Level.ADVANCED) >= 0;
+    // Ordinals rather than Enum.compareTo: its class checks would be compiled into every get that returns a view.
+    return ResourceLeakDetector.getLevel().ordinal() >= ResourceLeakDetector.Level.ADVANCED.ordinal();
   }
 
   @Override

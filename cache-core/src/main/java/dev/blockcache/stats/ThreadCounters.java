@@ -18,8 +18,16 @@ import java.util.concurrent.atomic.LongAdder;
  *       increment. Besides its own cost, an atomic instruction makes the processor finish every earlier load before
  *       any later one, so a lookup's cache misses (the index, the block's bytes) could not overlap with the next
  *       lookup's; a lookup that counts with one is measurably slower than the same lookup without it. Here a thread
- *       finds its cell through a {@link ThreadLocal} (loads only) and adds with a plain read and an opaque write:
- *       only its owner writes a cell, so no increment is lost.</li>
+ *       adds to a cell of its own with a plain read and an opaque write: only its owner writes a cell, so no
+ *       increment is lost.</li>
+ *   <li><b>Finding the cell.</b> A thread's cell sits in a small table indexed by the thread's id, which a
+ *       thread claims at its first increment if that slot is free or its owner has ended; the increment then costs
+ *       the thread's id, one table load and an id comparison. That is a few instructions, where a
+ *       {@link ThreadLocal} lookup compiles to hundreds of bytes of machine code: a cache's get that counts its
+ *       hit must stay small enough for the JIT to inline it into its caller ({@code InlineSmallCode}), which is
+ *       what lets the caller's key and the returned view stay off the heap. A thread whose slot another live
+ *       thread holds finds its cell through a {@link ThreadLocal} instead (thread ids are unique, so two threads
+ *       never share a cell either way).</li>
  *   <li><b>Sums.</b> {@link #sums} adds every registered cell to the counts of cells already retired, under the
  *       registry's lock; a cell's counter read while its owner writes it gives the value before or after the
  *       write (opaque accesses of a {@code long} are never torn). As with {@code LongAdder}, counters read at one
@@ -34,8 +42,9 @@ import java.util.concurrent.atomic.LongAdder;
  * </ul>
  *
  * <p>Thread-safety: safe for concurrent use. {@link #increment} takes no lock and allocates nothing once its thread
- * has a cell; registering a cell and {@link #sums} take this object's registry lock, which is a leaf (nothing else
- * is locked under it).
+ * has a cell; registering a cell, claiming a table slot and {@link #sums} take this object's registry lock, which is
+ * a leaf (nothing else is locked under it). Table slots are written under that lock and read without it: a
+ * {@link Cell}'s fields are final, so a reader that sees a cell sees it whole.
  */
 final class ThreadCounters {
   private static final VarHandle COUNTS = MethodHandles.arrayElementVarHandle(long[].class);
@@ -43,7 +52,12 @@ final class ThreadCounters {
   /** {@code Thread.isVirtual()} where the runtime has it (Java 21+), else null: this library targets Java 17. */
   private static final MethodHandle IS_VIRTUAL = isVirtualHandle();
 
+  /** Slots of {@link #byThreadId}: a power of two. */
+  static final int ID_SLOTS = 256;
+
   private final int width;
+  /** Cells by {@code threadId & (ID_SLOTS - 1)}; a slot is written under the registry lock. */
+  private final Cell[] byThreadId = new Cell[ID_SLOTS];
   /** The counts of virtual threads. */
   private final LongAdder[] shared;
   private final ThreadLocal<Cell> cells = new ThreadLocal<>();
@@ -71,6 +85,17 @@ final class ThreadCounters {
 
   /** Adds one to {@code counter} (in {@code [0, width)}) for the calling thread. */
   void increment(int counter) {
+    long id = Thread.currentThread().getId();
+    Cell cell = byThreadId[(int) id & (ID_SLOTS - 1)];
+    if (cell != null && cell.ownerId == id) {
+      add(cell, counter);
+    } else {
+      incrementWithoutSlot(counter);
+    }
+  }
+
+  /** {@link #increment} for a thread that holds no table slot: a new thread, a virtual one, or one that lost. */
+  private void incrementWithoutSlot(int counter) {
     Cell cell = cells.get();
     if (cell == null) {
       if (isVirtual(Thread.currentThread())) {
@@ -79,6 +104,10 @@ final class ThreadCounters {
       }
       cell = register();
     }
+    add(cell, counter);
+  }
+
+  private static void add(Cell cell, int counter) {
     long[] counts = cell.counts;
     COUNTS.setOpaque(counts, counter, (long) COUNTS.getOpaque(counts, counter) + 1);
   }
@@ -114,6 +143,11 @@ final class ThreadCounters {
         registered = Arrays.copyOf(registered, registered.length * 2);
       }
       registered[registeredCount++] = cell;
+      int slot = (int) cell.ownerId & (ID_SLOTS - 1);
+      Cell holder = byThreadId[slot];
+      if (holder == null || holder.ownerEnded()) {
+        byThreadId[slot] = cell; // a racy read sees null, the old cell or this one, each whole (final fields)
+      }
     }
     cells.set(cell);
     return cell;
@@ -126,6 +160,10 @@ final class ThreadCounters {
       Cell cell = registered[c];
       if (cell.ownerEnded()) {
         addTo(retired, cell.counts);
+        int slot = (int) cell.ownerId & (ID_SLOTS - 1);
+        if (byThreadId[slot] == cell) {
+          byThreadId[slot] = null;
+        }
       } else {
         registered[kept++] = cell;
       }
@@ -163,11 +201,14 @@ final class ThreadCounters {
   /** One thread's counters; only that thread writes them. */
   private static final class Cell {
     final long[] counts;
+    /** The owner's {@link Thread#getId()}: unique in the JVM, never reused. */
+    final long ownerId;
     /** Weak, so that a cell never keeps an ended thread's object alive. */
     private final WeakReference<Thread> owner;
 
     Cell(int width, Thread owner) {
       this.counts = new long[width];
+      this.ownerId = owner.getId();
       this.owner = new WeakReference<>(owner);
     }
 

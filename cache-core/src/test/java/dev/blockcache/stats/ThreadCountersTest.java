@@ -41,6 +41,30 @@ class ThreadCountersTest {
   }
 
   @Test
+  void threadsWhoseIdsShareATableSlotCountApart() throws InterruptedException {
+    ThreadCounters counters = new ThreadCounters(1);
+    int perThread = 200_000;
+    CountDownLatch start = new CountDownLatch(1);
+    Runnable work = () -> {
+      await(start);
+      for (int i = 0; i < perThread; i++) {
+        counters.increment(0);
+      }
+    };
+    Thread first = new Thread(work);
+    Thread second;
+    do {
+      second = new Thread(work);
+    } while ((second.getId() - first.getId()) % ThreadCounters.ID_SLOTS != 0);
+    first.start();
+    second.start();
+    start.countDown();
+    first.join();
+    second.join();
+    assertArrayEquals(new long[] {2L * perThread}, counters.sums());
+  }
+
+  @Test
   void keepsTheCountsOfEndedThreadsAndDropsTheirCells() throws InterruptedException {
     ThreadCounters counters = new ThreadCounters(1);
     int ended = 100;

@@ -19,7 +19,6 @@ import dev.blockcache.buffer.HeapBlock;
 import dev.blockcache.stats.StatsRecorder;
 import io.netty.buffer.ByteBuf;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -39,13 +38,24 @@ import java.util.concurrent.locks.ReentrantLock;
  *       all readers (HBase bumps a global atomic access counter on every hit). The block is returned as a fresh
  *       {@code BlockBuf} view of the heap copy.</li>
  *   <li><b>Recency</b> is approximated with CLOCK, one intrusive FIFO per priority ({@link ClockList}). A hit on a
- *       single-access block promotes it to multi at once (its bytes move between the priority totals) and queues it;
- *       the next eviction pass moves queued links to the multi list's tail, so a hit never takes the list lock. In the multi and memory lists a referenced entry gets a second
- *       chance (bit cleared, moved to the tail), which is what LRU order would have kept.</li>
+ *       single-access block promotes it to multi at once (a CAS of its state; its bytes count as multi from then on),
+ *       and nothing else: a hit never takes the list lock and records nothing else. Its link moves to the multi
+ *       list's tail when an eviction pass meets it: freeing single moves every promoted entry it meets instead of
+ *       evicting it, and freeing multi, when the multi list runs out first, moves all of them (one walk of the
+ *       single list). So a promoted entry joins the multi list in single-list order, later than its promotion,
+ *       with the reference bit its hits set, and is never evicted as single. In the multi and memory lists a
+ *       referenced entry gets a second chance (bit cleared, moved to the tail), which is what LRU order would have
+ *       kept.</li>
+ *   <li><b>A hit compiles small.</b> HotSpot inlines a method it has already compiled on its own into a caller only
+ *       if that code is under {@code InlineSmallCode} (2,500 bytes), and only an inlined get lets the caller's key
+ *       and the returned view be scalar-replaced (no allocation). So the hit records no more than the reference bit,
+ *       the promotion CAS, one size total and the per-thread hit counter; a queue of promotions (a node and a CAS
+ *       loop per promotion) took the compiled get past the limit.</li>
  *   <li><b>Eviction</b> runs when the accounted size passes {@code acceptableFactor × capacity} and frees down to
  *       {@code minFactor × capacity}; {@link PriorityEvictionPlanner} splits the bytes to free between priorities. A pass
- *       walks list heads only, so it costs the blocks it evicts plus the second chances earlier hits paid for — never
- *       a scan and sort of the whole map, as HBase's does. Passes run on the background thread started by
+ *       walks list heads, so it costs the blocks it evicts plus the second chances earlier hits paid for, and one
+ *       walk of the single list when the multi list runs out before its share is freed — never a sort of the whole
+ *       map, as HBase's does. Passes run on the background thread started by
  *       {@link #start()}, or on the inserting thread when the cache was not started; {@link #runEviction()} runs one
  *       now (for tests and operators).</li>
  *   <li><b>Admission</b> refuses blocks larger than the maximum block size, and any block that would take the cache
@@ -80,15 +90,19 @@ public final class LruBlockCache implements BlockCache {
   private final EntryTable table;
   private final StatsRecorder stats = new StatsRecorder();
   private final AtomicLong size = new AtomicLong();
+  /** Bytes inserted at each priority less bytes removed at it; see {@link #sizeOf}. */
   private final AtomicLongArray prioritySizes = new AtomicLongArray(CachePriority.COUNT);
+  /**
+   * Bytes of the entries hits have promoted from single to multi: one total for a hit to update, rather than two
+   * (every atomic instruction and every byte of machine code on the hit path counts).
+   */
+  private final AtomicLong promotedBytes = new AtomicLong();
   private final LongAdder[] blockCounts = new LongAdder[BlockCategory.COUNT];
   private final ReentrantLock listLock = new ReentrantLock();
   /** One list per priority, indexed by ordinal. Guarded by listLock. */
   private final ClockList[] lists = {new ClockList(SINGLE), new ClockList(MULTI), new ClockList(MEMORY)};
   /** Each file's entries, for evict-by-file. Guarded by listLock. */
   private final FileChains fileChains = new FileChains();
-  /** Entries promoted to multi by a hit, waiting for the next pass to move their link to the multi list. */
-  private final ConcurrentLinkedQueue<LruEntry> promotions = new ConcurrentLinkedQueue<>();
   private final LruEvictor evictor = new LruEvictor(this::runEviction);
   private volatile boolean closed;
 
@@ -254,10 +268,7 @@ public final class LruBlockCache implements BlockCache {
   /** Records an access to {@code entry} for the policy: its reference bit, and its promotion on a first access. */
   private void access(LruEntry entry) {
     if (entry.recordHit()) {
-      long h = entry.heapSize(HeapBlock.LRU_ENTRY_OVERHEAD);
-      prioritySizes.addAndGet(SINGLE, -h);
-      prioritySizes.addAndGet(MULTI, h);
-      promotions.offer(entry);
+      promotedBytes.addAndGet(entry.heapSize(HeapBlock.LRU_ENTRY_OVERHEAD));
     }
   }
 
@@ -346,9 +357,8 @@ public final class LruBlockCache implements BlockCache {
       return;
     }
     stats.evictionRun();
-    movePromotedLocked();
     long floor = Math.max(0, target);
-    long[] sizes = {prioritySizes.get(SINGLE), prioritySizes.get(MULTI), prioritySizes.get(MEMORY)};
+    long[] sizes = {sizeOf(SINGLE), sizeOf(MULTI), sizeOf(MEMORY)};
     long[] targets = {
         (long) (floor * decimal(config.singlePercentage())),
         (long) (floor * decimal(config.multiPercentage())),
@@ -362,19 +372,38 @@ public final class LruBlockCache implements BlockCache {
     }
   }
 
-  /** Moves the links of entries promoted since the last pass from the single list to the multi list's tail. */
-  private void movePromotedLocked() {
-    LruEntry e;
-    while ((e = promotions.poll()) != null) {
-      if (e.listed != LruEntry.UNLISTED && e.state() == MULTI) {
-        lists[e.listed].unlinkLocked(e);
+  /**
+   * Moves every entry of the single list that a hit has promoted to the multi list's tail, in single-list order;
+   * returns how many it moved.
+   */
+  private int movePromotedLocked() {
+    ClockList single = lists[SINGLE];
+    int moved = 0;
+    for (LruEntry e = single.headLocked(), next; e != null; e = next) {
+      next = e.next;
+      if (e.state() == MULTI) {
+        single.unlinkLocked(e);
         lists[MULTI].linkLastLocked(e);
+        moved++;
       }
     }
+    return moved;
   }
 
-  /** Frees at least {@code bytes} (or everything) from the list of priority {@code p}, oldest first. */
+  /**
+   * Frees at least {@code bytes} (or everything) from the list of priority {@code p}, oldest first. When the multi
+   * list runs out first, the promoted entries still linked in the single list join it, and freeing goes on.
+   */
   private long freeLocked(int p, long bytes) {
+    long freed = freeListLocked(p, bytes);
+    if (freed < bytes && p == MULTI && movePromotedLocked() > 0) {
+      freed += freeListLocked(p, bytes - freed);
+    }
+    return freed;
+  }
+
+  /** Frees at least {@code bytes} (or everything) from the list of priority {@code p} as it stands, oldest first. */
+  private long freeListLocked(int p, long bytes) {
     ClockList list = lists[p];
     long freed = 0;
     int budget = 2 * list.sizeLocked();
@@ -428,7 +457,16 @@ public final class LruBlockCache implements BlockCache {
 
   /** Bytes accounted to {@code priority} now (block bytes plus overhead). */
   public long prioritySize(CachePriority priority) {
-    return prioritySizes.get(priority.ordinal());
+    return sizeOf(priority.ordinal());
+  }
+
+  /**
+   * Bytes accounted to priority {@code p} now: its inserted less its removed bytes, with promoted bytes moved from
+   * single to multi. An entry removed after its promotion is subtracted from multi, which the move balances.
+   */
+  private long sizeOf(int p) {
+    long promoted = p == SINGLE ? -promotedBytes.get() : p == MULTI ? promotedBytes.get() : 0;
+    return prioritySizes.get(p) + promoted;
   }
 
   @Override

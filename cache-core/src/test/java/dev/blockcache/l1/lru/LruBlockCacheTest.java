@@ -124,6 +124,28 @@ class LruBlockCacheTest {
   }
 
   @Test
+  void freeingMultiMovesPromotedBlocksStillLinkedAsSingle() {
+    long capacity = 100 * ENTRY;
+    try (LruBlockCache cache = new LruBlockCache(LruConfig.builder(capacity).build())) {
+      // 90 blocks promoted before any pass: their links are all still in the single list, the multi list is empty.
+      for (int i = 0; i < 90; i++) {
+        put(cache, BlockKey.of("m", i), CacheOptions.of(BlockCategory.DATA));
+        hit(cache, BlockKey.of("m", i));
+      }
+      assertEquals(90 * ENTRY, cache.prioritySize(CachePriority.MULTI));
+      // Ten singles take the cache past its acceptable size: the pass must free multi, over its share.
+      for (int i = 0; i < 10; i++) {
+        put(cache, BlockKey.of("s", i), CacheOptions.of(BlockCategory.DATA));
+      }
+      assertTrue(cache.size() <= cache.config().acceptableSize(), "size " + cache.size() + " above acceptable");
+      assertTrue(cache.stats().evictedBlockCount() > 0);
+      for (int i = 0; i < 10; i++) {
+        assertTrue(hit(cache, BlockKey.of("s", i)), "single block " + i + " was evicted before multi ones");
+      }
+    }
+  }
+
+  @Test
   void recentlyUsedMultiBlocksSurviveOlderOnes() {
     long capacity = 100 * ENTRY;
     try (LruBlockCache cache = new LruBlockCache(
