@@ -71,12 +71,17 @@ final class EntryTable {
 
     /** The slot of {@code key}'s entry, or -1. Lock-free. */
     int find(BlockKey key) {
-      int tag = tag(key.hash64());
+      return find(key.file(), key.offset(), key.hash64());
+    }
+
+    /** The slot of the entry of the key made of {@code file}, {@code offset} and {@code hash64}, or -1. Lock-free. */
+    int find(String file, long offset, long hash64) {
+      int tag = tag(hash64);
       for (int i = tag & mask; ; i = (i + 1) & mask) {
         int t = (int) TAGS.getAcquire(tags, i);
         if (t == tag) {
           LruEntry e = (LruEntry) ENTRIES.getAcquire(entries, i);
-          if (e != null && e.hasKey(key)) {
+          if (e != null && e.hasKey(file, offset)) {
             return i;
           }
         } else if (t == 0) {
@@ -86,12 +91,12 @@ final class EntryTable {
     }
 
     /**
-     * The entry in slot {@code i} if it is still {@code key}'s (a writer may have emptied or reused the slot since
-     * {@link #find}), else null. Lock-free.
+     * The entry in slot {@code i} if it is still the entry of the key made of {@code file} and {@code offset} (a
+     * writer may have emptied or reused the slot since {@link #find}), else null. Lock-free.
      */
-    LruEntry entryAt(int i, BlockKey key) {
+    LruEntry entryAt(int i, String file, long offset) {
       LruEntry e = (LruEntry) ENTRIES.getAcquire(entries, i);
-      return e != null && e.hasKey(key) ? e : null;
+      return e != null && e.hasKey(file, offset) ? e : null;
     }
 
     /** The array in slot {@code i}: its entry's whole array, null, or (racing a writer) another entry's. */
@@ -122,7 +127,7 @@ final class EntryTable {
   LruEntry get(BlockKey key) {
     Slots s = slots;
     int i = s.find(key);
-    return i < 0 ? null : s.entryAt(i, key);
+    return i < 0 ? null : s.entryAt(i, key.file(), key.offset());
   }
 
   /** The current generation, for a reader that reads a slot's entry and array ({@link Slots}). */

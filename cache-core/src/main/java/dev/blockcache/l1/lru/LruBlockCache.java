@@ -218,24 +218,46 @@ public final class LruBlockCache implements BlockCache {
     return CacheResult.CACHED;
   }
 
-  /** {@inheritDoc} The view is read-only; releasing it never affects the cache. */
+  /**
+   * {@inheritDoc} The view is read-only; releasing it never affects the cache.
+   *
+   * <p>This method only takes the key apart: it compiles to a few instructions, which the JIT inlines into any
+   * caller, so that the caller's key reaches nothing that is not inlined and is scalar-replaced (a key built per
+   * lookup is not allocated). The lookup, {@link #getBlock(String, long, long, ReadOptions)}, returns the view:
+   * scalar-replaced as well where the JIT inlines the lookup too, else the get's one 56-byte allocation.
+   */
   @Override
   public ByteBuf getBlock(BlockKey key, ReadOptions options) {
+    Objects.requireNonNull(key, "key");
+    return getBlock(key.file(), key.offset(), key.hash64(), options);
+  }
+
+  /** {@link #getBlock(BlockKey, ReadOptions)} of the key made of {@code file}, {@code offset} and {@code hash64}. */
+  private ByteBuf getBlock(String file, long offset, long hash64, ReadOptions options) {
     EntryTable.Slots slots = table.slots();
-    int slot = find(slots, key, options);
+    int slot = find(slots, file, offset, hash64, options);
     byte[] array = slot < 0 ? null : slots.blockAt(slot); // loaded before the entry is used: see EntryTable
-    LruEntry entry = hit(slots, slot, key, options);
+    LruEntry entry = hit(slots, slot, file, offset, options);
     return entry == null ? null : entry.newView(array);
   }
 
-  /** {@inheritDoc} Allocates nothing: the reader gets this thread's reusable view of the heap copy. */
+  /**
+   * {@inheritDoc} Allocates nothing: the reader gets this thread's reusable view of the heap copy. Takes the key
+   * apart as {@link #getBlock(BlockKey, ReadOptions)} does, so that a key built per lookup is not allocated either.
+   */
   @Override
   public boolean read(BlockKey key, ReadOptions options, BlockReader reader) {
+    Objects.requireNonNull(key, "key");
+    return read(key.file(), key.offset(), key.hash64(), options, reader);
+  }
+
+  /** {@link #read(BlockKey, ReadOptions, BlockReader)} of the key made of its parts. */
+  private boolean read(String file, long offset, long hash64, ReadOptions options, BlockReader reader) {
     Objects.requireNonNull(reader, "reader");
     EntryTable.Slots slots = table.slots();
-    int slot = find(slots, key, options);
+    int slot = find(slots, file, offset, hash64, options);
     byte[] array = slot < 0 ? null : slots.blockAt(slot);
-    LruEntry entry = hit(slots, slot, key, options);
+    LruEntry entry = hit(slots, slot, file, offset, options);
     if (entry == null) {
       return false;
     }
@@ -243,19 +265,18 @@ public final class LruBlockCache implements BlockCache {
     return true;
   }
 
-  /** The slot of {@code key}'s entry in {@code slots}, or -1 (also once closed). */
-  private int find(EntryTable.Slots slots, BlockKey key, ReadOptions options) {
-    Objects.requireNonNull(key, "key");
+  /** The slot of the key's entry in {@code slots}, or -1 (also once closed). */
+  private int find(EntryTable.Slots slots, String file, long offset, long hash64, ReadOptions options) {
     Objects.requireNonNull(options, "options");
-    return closed ? -1 : slots.find(key);
+    return closed ? -1 : slots.find(file, offset, hash64);
   }
 
   /**
-   * The entry of {@code key} in {@code slot} (-1: none) with its hit recorded (reference bit, promotion, counters),
-   * or null after a miss.
+   * The entry of the key in {@code slot} (-1: none) with its hit recorded (reference bit, promotion, counters), or
+   * null after a miss.
    */
-  private LruEntry hit(EntryTable.Slots slots, int slot, BlockKey key, ReadOptions options) {
-    LruEntry entry = slot < 0 ? null : slots.entryAt(slot, key);
+  private LruEntry hit(EntryTable.Slots slots, int slot, String file, long offset, ReadOptions options) {
+    LruEntry entry = slot < 0 ? null : slots.entryAt(slot, file, offset);
     if (entry == null) {
       stats.miss(options);
       return null;

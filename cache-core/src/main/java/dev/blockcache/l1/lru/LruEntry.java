@@ -77,8 +77,12 @@ final class LruEntry extends ChainedBlock {
    * first (a reader that reuses one name {@code String} per file never compares chars).
    */
   boolean hasKey(BlockKey key) {
-    String other = key.file();
-    return offset == key.offset() && (file == other || file.equals(other));
+    return hasKey(key.file(), key.offset());
+  }
+
+  /** {@link #hasKey(BlockKey)} of the key made of {@code otherFile} and {@code otherOffset}. */
+  boolean hasKey(String otherFile, long otherOffset) {
+    return offset == otherOffset && (file == otherFile || file.equals(otherFile));
   }
 
   @Override
