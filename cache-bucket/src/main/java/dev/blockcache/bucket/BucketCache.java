@@ -291,15 +291,20 @@ public final class BucketCache implements BlockCache {
   }
 
   /**
-   * {@inheritDoc} The way through the L2 and why it takes the key's parts: see {@link BlockLookup}. This method stays
-   * small, so that the JIT inlines it into its caller and a key built per lookup need not be allocated.
+   * {@inheritDoc} The way through the L2 and why it takes the key's parts: see {@link BlockLookup}. This method only
+   * takes the key apart and calls the lookup: where the JIT inlines this method into the caller and compiles the
+   * lookup out of line, a key built per lookup is still scalar-replaced.
    */
   @Override
   public ByteBuf getBlock(BlockKey key, ReadOptions options) {
     Objects.requireNonNull(key, "key");
+    return getBlock(key.file(), key.offset(), key.fileHash(), key.hash64(), options);
+  }
+
+  /** {@link #getBlock(BlockKey, ReadOptions)} of the key made of its parts. */
+  private ByteBuf getBlock(String file, long offset, long fileHash, long hash64, ReadOptions options) {
     Objects.requireNonNull(options, "options");
-    ByteBuf block = closed || ioErrors.disabled() ? null
-        : lookup.find(key.file(), key.offset(), key.fileHash(), key.hash64());
+    ByteBuf block = closed || ioErrors.disabled() ? null : lookup.find(file, offset, fileHash, hash64);
     if (block == null) {
       stats.miss(options);
     } else {
@@ -315,10 +320,15 @@ public final class BucketCache implements BlockCache {
   @Override
   public boolean read(BlockKey key, ReadOptions options, BlockReader reader) {
     Objects.requireNonNull(key, "key");
+    return read(key.file(), key.offset(), key.fileHash(), key.hash64(), options, reader);
+  }
+
+  /** {@link #read(BlockKey, ReadOptions, BlockReader)} of the key made of its parts. */
+  private boolean read(String file, long offset, long fileHash, long hash64, ReadOptions options,
+      BlockReader reader) {
     Objects.requireNonNull(options, "options");
     Objects.requireNonNull(reader, "reader");
-    boolean hit = !closed && !ioErrors.disabled()
-        && lookup.lend(key.file(), key.offset(), key.fileHash(), key.hash64(), reader);
+    boolean hit = !closed && !ioErrors.disabled() && lookup.lend(file, offset, fileHash, hash64, reader);
     if (hit) {
       stats.hit(options);
     } else {
