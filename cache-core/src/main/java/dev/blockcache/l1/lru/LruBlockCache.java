@@ -221,10 +221,10 @@ public final class LruBlockCache implements BlockCache {
   /**
    * {@inheritDoc} The view is read-only; releasing it never affects the cache.
    *
-   * <p>This method only takes the key apart: it compiles to a few instructions, which the JIT inlines into any
-   * caller, so that the caller's key reaches nothing that is not inlined and is scalar-replaced (a key built per
-   * lookup is not allocated). The lookup, {@link #getBlock(String, long, long, ReadOptions)}, returns the view:
-   * scalar-replaced as well where the JIT inlines the lookup too, else the get's one 56-byte allocation.
+   * <p>This method only takes the key apart and calls the lookup, {@link #getBlock(String, long, long, ReadOptions)}:
+   * where the JIT inlines this method into the caller but compiles the lookup out of line, the caller's key is still
+   * scalar-replaced and the get allocates only the 56-byte view. Both together compile to about 2 KB, under
+   * {@code InlineSmallCode}, so callers inline the whole get and allocate nothing (see the class notes).
    */
   @Override
   public ByteBuf getBlock(BlockKey key, ReadOptions options) {
@@ -243,7 +243,8 @@ public final class LruBlockCache implements BlockCache {
 
   /**
    * {@inheritDoc} Allocates nothing: the reader gets this thread's reusable view of the heap copy. Takes the key
-   * apart as {@link #getBlock(BlockKey, ReadOptions)} does, so that a key built per lookup is not allocated either.
+   * apart as {@link #getBlock(BlockKey, ReadOptions)} does; a key built per lookup is allocated only where the JIT
+   * does not inline this method into the caller.
    */
   @Override
   public boolean read(BlockKey key, ReadOptions options, BlockReader reader) {

@@ -248,10 +248,11 @@ public final class TinyLfuBlockCache implements BlockCache {
   /**
    * {@inheritDoc} The view is read-only; releasing it never affects the cache.
    *
-   * <p>This method only copies the key into the thread's {@link LookupKey}: it compiles small enough for the JIT to
-   * inline into any caller, so that the caller's key reaches nothing that is not inlined and is scalar-replaced (a
-   * key built per lookup is not allocated). The lookup, {@link #getBlock(LookupKey, ReadOptions)}, returns the view:
-   * scalar-replaced as well where the JIT inlines the lookup too, else the get's one 56-byte allocation.
+   * <p>This method only copies the key into the thread's {@link LookupKey} and calls the lookup,
+   * {@link #getBlock(LookupKey, ReadOptions)}, which Caffeine's makes too large to inline wherever the JIT has
+   * compiled it on its own: a caller that inlines this method then scalar-replaces its key and allocates only the
+   * 56-byte view. Where the JIT compiles this method with the lookup inlined into it, callers do not inline it and a
+   * key built per lookup is allocated too.
    */
   @Override
   public ByteBuf getBlock(BlockKey key, ReadOptions options) {
@@ -268,7 +269,8 @@ public final class TinyLfuBlockCache implements BlockCache {
 
   /**
    * {@inheritDoc} Allocates nothing: the reader gets this thread's reusable view of the heap copy. Copies the key as
-   * {@link #getBlock(BlockKey, ReadOptions)} does, so that a key built per lookup is not allocated either.
+   * {@link #getBlock(BlockKey, ReadOptions)} does; a key built per lookup is allocated only where the JIT does not
+   * inline this method into the caller.
    */
   @Override
   public boolean read(BlockKey key, ReadOptions options, BlockReader reader) {
