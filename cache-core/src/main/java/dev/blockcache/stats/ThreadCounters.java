@@ -94,7 +94,7 @@ final class ThreadCounters {
     }
   }
 
-  /** {@link #increment} for a thread that holds no table slot: a new thread, a virtual one, or one that lost. */
+  /** {@link #increment} for a thread without a table slot: a new thread, a virtual one, or one whose slot is held. */
   private void incrementWithoutSlot(int counter) {
     Cell cell = cells.get();
     if (cell == null) {

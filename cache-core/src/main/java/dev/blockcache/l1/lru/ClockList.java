@@ -52,6 +52,23 @@ final class ClockList {
     size--;
   }
 
+  /**
+   * Moves every entry of this list whose state is {@code state} to the tail of {@code to}, in this list's order (an
+   * LRU cache's promoted entries still linked as single); returns how many it moved.
+   */
+  int moveStateLocked(int state, ClockList to) {
+    int moved = 0;
+    for (LruEntry e = head, next; e != null; e = next) {
+      next = e.next;
+      if (e.state() == state) {
+        unlinkLocked(e);
+        to.linkLastLocked(e);
+        moved++;
+      }
+    }
+    return moved;
+  }
+
   LruEntry headLocked() {
     return head;
   }

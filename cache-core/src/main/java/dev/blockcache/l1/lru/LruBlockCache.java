@@ -21,7 +21,6 @@ import io.netty.buffer.ByteBuf;
 import java.util.Objects;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -38,26 +37,18 @@ import java.util.concurrent.locks.ReentrantLock;
  *       all readers (HBase bumps a global atomic access counter on every hit). The block is returned as a fresh
  *       {@code BlockBuf} view of the heap copy.</li>
  *   <li><b>Recency</b> is approximated with CLOCK, one intrusive FIFO per priority ({@link ClockList}). A hit on a
- *       single-access block promotes it to multi at once (a CAS of its state; its bytes count as multi from then on),
- *       and nothing else: a hit never takes the list lock and records nothing else. Its link moves to the multi
- *       list's tail when an eviction pass meets it: freeing single moves every promoted entry it meets instead of
- *       evicting it, and freeing multi, when the multi list runs out first, moves all of them (one walk of the
- *       single list). So a promoted entry joins the multi list in single-list order, later than its promotion,
- *       with the reference bit its hits set, and is never evicted as single. In the multi and memory lists a
- *       referenced entry gets a second chance (bit cleared, moved to the tail), which is what LRU order would have
- *       kept.</li>
- *   <li><b>A hit compiles small.</b> HotSpot inlines a method it has already compiled on its own into a caller only
- *       if that code is under {@code InlineSmallCode} (2,500 bytes), and only an inlined get lets the caller's key
- *       and the returned view be scalar-replaced (no allocation). So the hit records no more than the reference bit,
- *       the promotion CAS, one size total and the per-thread hit counter; a queue of promotions (a node and a CAS
- *       loop per promotion) took the compiled get past the limit.</li>
+ *       single-access block promotes it to multi with a CAS of its state ({@link PrioritySizes} moves its bytes) and
+ *       records nothing else, so that the compiled get stays under HotSpot's {@code InlineSmallCode} and callers
+ *       inline it (their key and the view are then not allocated). An eviction pass moves a promoted link to the
+ *       multi list's tail when it meets it freeing single, or, when the multi list runs out first, in one walk of the
+ *       single list. In the multi and memory lists a referenced entry gets a second chance (bit cleared, moved to the
+ *       tail), which is what LRU order would have kept.</li>
  *   <li><b>Eviction</b> runs when the accounted size passes {@code acceptableFactor × capacity} and frees down to
- *       {@code minFactor × capacity}; {@link PriorityEvictionPlanner} splits the bytes to free between priorities. A pass
- *       walks list heads, so it costs the blocks it evicts plus the second chances earlier hits paid for, and one
- *       walk of the single list when the multi list runs out before its share is freed — never a sort of the whole
- *       map, as HBase's does. Passes run on the background thread started by
- *       {@link #start()}, or on the inserting thread when the cache was not started; {@link #runEviction()} runs one
- *       now (for tests and operators).</li>
+ *       {@code minFactor × capacity}; {@link PriorityEvictionPlanner} splits the bytes to free between priorities.
+ *       A pass walks list heads (plus that one walk), so it costs the blocks it evicts and the second chances earlier
+ *       hits paid for, never a sort of the whole map as HBase's does. Passes run on the background thread started
+ *       by {@link #start()}, or on the inserting thread when the cache was not started; {@link #runEviction()} runs
+ *       one now (for tests and operators).</li>
  *   <li><b>Admission</b> refuses blocks larger than the maximum block size, and any block that would take the cache
  *       past {@code hardCapacityLimitFactor × acceptableFactor × capacity} while the background evictor lags (as
  *       HBase does). When nothing is lagging (an unstarted cache, or one whose acceptable size leaves no room for one
@@ -90,13 +81,7 @@ public final class LruBlockCache implements BlockCache {
   private final EntryTable table;
   private final StatsRecorder stats = new StatsRecorder();
   private final AtomicLong size = new AtomicLong();
-  /** Bytes inserted at each priority less bytes removed at it; see {@link #sizeOf}. */
-  private final AtomicLongArray prioritySizes = new AtomicLongArray(CachePriority.COUNT);
-  /**
-   * Bytes of the entries hits have promoted from single to multi: one total for a hit to update, rather than two
-   * (every atomic instruction and every byte of machine code on the hit path counts).
-   */
-  private final AtomicLong promotedBytes = new AtomicLong();
+  private final PrioritySizes prioritySizes = new PrioritySizes();
   private final LongAdder[] blockCounts = new LongAdder[BlockCategory.COUNT];
   private final ReentrantLock listLock = new ReentrantLock();
   /** One list per priority, indexed by ordinal. Guarded by listLock. */
@@ -221,10 +206,9 @@ public final class LruBlockCache implements BlockCache {
   /**
    * {@inheritDoc} The view is read-only; releasing it never affects the cache.
    *
-   * <p>This method only takes the key apart and calls the lookup, {@link #getBlock(String, long, long, ReadOptions)}:
-   * where the JIT inlines this method into the caller but compiles the lookup out of line, the caller's key is still
-   * scalar-replaced and the get allocates only the 56-byte view. Both together compile to about 2 KB, under
-   * {@code InlineSmallCode}, so callers inline the whole get and allocate nothing (see the class notes).
+   * <p>Takes the key apart before the lookup: a caller that inlines this method but not the lookup still
+   * scalar-replaces its key, and allocates only the view. Both compile to about 2 KB, under {@code InlineSmallCode},
+   * so callers inline the whole get and allocate nothing.
    */
   @Override
   public ByteBuf getBlock(BlockKey key, ReadOptions options) {
@@ -272,10 +256,7 @@ public final class LruBlockCache implements BlockCache {
     return closed ? -1 : slots.find(file, offset, hash64);
   }
 
-  /**
-   * The entry of the key in {@code slot} (-1: none) with its hit recorded (reference bit, promotion, counters), or
-   * null after a miss.
-   */
+  /** The key's entry in {@code slot} (-1: none) with its hit recorded (bit, promotion, counter); null: a miss. */
   private LruEntry hit(EntryTable.Slots slots, int slot, String file, long offset, ReadOptions options) {
     LruEntry entry = slot < 0 ? null : slots.entryAt(slot, file, offset);
     if (entry == null) {
@@ -290,7 +271,7 @@ public final class LruBlockCache implements BlockCache {
   /** Records an access to {@code entry} for the policy: its reference bit, and its promotion on a first access. */
   private void access(LruEntry entry) {
     if (entry.recordHit()) {
-      promotedBytes.addAndGet(entry.heapSize(HeapBlock.LRU_ENTRY_OVERHEAD));
+      prioritySizes.promote(entry.heapSize(HeapBlock.LRU_ENTRY_OVERHEAD));
     }
   }
 
@@ -380,7 +361,7 @@ public final class LruBlockCache implements BlockCache {
     }
     stats.evictionRun();
     long floor = Math.max(0, target);
-    long[] sizes = {sizeOf(SINGLE), sizeOf(MULTI), sizeOf(MEMORY)};
+    long[] sizes = {prioritySizes.of(SINGLE), prioritySizes.of(MULTI), prioritySizes.of(MEMORY)};
     long[] targets = {
         (long) (floor * decimal(config.singlePercentage())),
         (long) (floor * decimal(config.multiPercentage())),
@@ -395,30 +376,12 @@ public final class LruBlockCache implements BlockCache {
   }
 
   /**
-   * Moves every entry of the single list that a hit has promoted to the multi list's tail, in single-list order;
-   * returns how many it moved.
-   */
-  private int movePromotedLocked() {
-    ClockList single = lists[SINGLE];
-    int moved = 0;
-    for (LruEntry e = single.headLocked(), next; e != null; e = next) {
-      next = e.next;
-      if (e.state() == MULTI) {
-        single.unlinkLocked(e);
-        lists[MULTI].linkLastLocked(e);
-        moved++;
-      }
-    }
-    return moved;
-  }
-
-  /**
    * Frees at least {@code bytes} (or everything) from the list of priority {@code p}, oldest first. When the multi
    * list runs out first, the promoted entries still linked in the single list join it, and freeing goes on.
    */
   private long freeLocked(int p, long bytes) {
     long freed = freeListLocked(p, bytes);
-    if (freed < bytes && p == MULTI && movePromotedLocked() > 0) {
+    if (freed < bytes && p == MULTI && lists[SINGLE].moveStateLocked(MULTI, lists[MULTI]) > 0) {
       freed += freeListLocked(p, bytes - freed);
     }
     return freed;
@@ -473,22 +436,13 @@ public final class LruBlockCache implements BlockCache {
 
   private void account(int priority, BlockCategory category, long heapSize, int blocks) {
     size.addAndGet(heapSize);
-    prioritySizes.addAndGet(priority, heapSize);
+    prioritySizes.add(priority, heapSize);
     blockCounts[category.ordinal()].add(blocks);
   }
 
   /** Bytes accounted to {@code priority} now (block bytes plus overhead). */
   public long prioritySize(CachePriority priority) {
-    return sizeOf(priority.ordinal());
-  }
-
-  /**
-   * Bytes accounted to priority {@code p} now: its inserted less its removed bytes, with promoted bytes moved from
-   * single to multi. An entry removed after its promotion is subtracted from multi, which the move balances.
-   */
-  private long sizeOf(int p) {
-    long promoted = p == SINGLE ? -promotedBytes.get() : p == MULTI ? promotedBytes.get() : 0;
-    return prioritySizes.get(p) + promoted;
+    return prioritySizes.of(priority.ordinal());
   }
 
   @Override
