@@ -86,7 +86,7 @@ final class ThreadCounters {
   /** Adds one to {@code counter} (in {@code [0, width)}) for the calling thread. */
   void increment(int counter) {
     long id = Thread.currentThread().getId();
-    Cell cell = byThreadId[(int) id & (ID_SLOTS - 1)];
+    Cell cell = byThreadId[slotOf(id)];
     if (cell != null && cell.ownerId == id) {
       add(cell, counter);
     } else {
@@ -105,6 +105,11 @@ final class ThreadCounters {
       cell = register();
     }
     add(cell, counter);
+  }
+
+  /** The {@link #byThreadId} slot of the thread whose id is {@code threadId}. */
+  private static int slotOf(long threadId) {
+    return (int) threadId & (ID_SLOTS - 1);
   }
 
   private static void add(Cell cell, int counter) {
@@ -143,7 +148,7 @@ final class ThreadCounters {
         registered = Arrays.copyOf(registered, registered.length * 2);
       }
       registered[registeredCount++] = cell;
-      int slot = (int) cell.ownerId & (ID_SLOTS - 1);
+      int slot = slotOf(cell.ownerId);
       Cell holder = byThreadId[slot];
       if (holder == null || holder.ownerEnded()) {
         byThreadId[slot] = cell; // a racy read sees null, the old cell or this one, each whole (final fields)
@@ -160,7 +165,7 @@ final class ThreadCounters {
       Cell cell = registered[c];
       if (cell.ownerEnded()) {
         addTo(retired, cell.counts);
-        int slot = (int) cell.ownerId & (ID_SLOTS - 1);
+        int slot = slotOf(cell.ownerId);
         if (byThreadId[slot] == cell) {
           byThreadId[slot] = null;
         }
