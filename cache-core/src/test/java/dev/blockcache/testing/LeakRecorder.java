@@ -37,15 +37,12 @@ public final class LeakRecorder extends ResourceLeakDetectorFactory {
   }
 
   /**
-   * Collects garbage, makes every detector process its queue of collected-but-unreleased resources, and returns (and
-   * forgets) the leaks reported so far.
+   * Collects garbage once ({@link CollectedGarbage}), makes every detector process its queue of
+   * collected-but-unreleased resources, and returns (and forgets) the leaks reported so far.
    */
   public static List<String> drainLeaks() {
-    for (int i = 0; i < 3; i++) {
-      System.gc();
-      System.runFinalization();
-      INSTANCE.poll();
-    }
+    CollectedGarbage.collect();
+    INSTANCE.poll();
     List<String> found = new ArrayList<>(INSTANCE.leaks);
     INSTANCE.leaks.removeAll(found);
     return found;

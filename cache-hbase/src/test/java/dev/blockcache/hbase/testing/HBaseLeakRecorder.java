@@ -1,5 +1,6 @@
 package dev.blockcache.hbase.testing;
 
+import dev.blockcache.testing.CollectedGarbage;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -37,12 +38,10 @@ public final class HBaseLeakRecorder extends ResourceLeakDetectorFactory {
     return installed;
   }
 
-  /** Collects garbage, polls every detector, and returns (and forgets) the leaks reported so far. */
+  /** Collects garbage once ({@link CollectedGarbage}), polls every detector, and returns (and forgets) the leaks. */
   public static List<String> drainLeaks() {
-    for (int i = 0; i < 3; i++) {
-      System.gc();
-      INSTANCE.poll();
-    }
+    CollectedGarbage.collect();
+    INSTANCE.poll();
     List<String> found = new ArrayList<>(INSTANCE.leaks);
     INSTANCE.leaks.removeAll(found);
     return found;
