@@ -1,6 +1,7 @@
 package dev.blockcache.jmh.plan;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -30,6 +31,9 @@ public final class QuickCells {
       return methods.isEmpty() || methods.contains(method);
     }
   }
+
+  /** The one block size the smoke run gives the micro benchmarks that take several. */
+  private static final List<String> SMOKE_BLOCK_SIZE = List.of("4096");
 
   private static final Map<String, Restriction> BY_CLASS = Map.of(
       "dev.blockcache.jmh.l1.L1GetBenchmark",
@@ -66,13 +70,25 @@ public final class QuickCells {
   /**
    * Where the smoke run ({@code bench.smoke}, CI's proof that every benchmark runs and reports) differs from the
    * quick cells: the L2 get benchmark's copy-to-heap variant and the region benchmark's scans and two-thread gets run
-   * too, and the
-   * full-mode-only experiment runs its smallest thread count.
+   * too, and the full-mode-only experiment runs its smallest thread count; the micro benchmarks run one block size
+   * (4 KiB) and the L1 get one key distribution (uniform), since the other value takes the same code path and only
+   * its figure differs.
    */
   private static final Map<String, Restriction> SMOKE_BY_CLASS = Map.of(
+      "dev.blockcache.jmh.l1.L1GetBenchmark",
+      new Restriction(with(BY_CLASS.get("dev.blockcache.jmh.l1.L1GetBenchmark").params(),
+          "distribution", List.of("UNIFORM")), Set.of()),
+      "dev.blockcache.jmh.l1.L1InsertBenchmark",
+      new Restriction(Map.of("blockSize", SMOKE_BLOCK_SIZE), Set.of()),
       "dev.blockcache.jmh.l2.L2GetBenchmark",
       new Restriction(Map.of("competitor", List.of("OURS_ZERO_COPY", "OURS_COPY", "HBASE_BUCKET"),
-          "keySource", List.of("PER_LOOKUP")), Set.of()),
+          "keySource", List.of("PER_LOOKUP"), "blockSize", SMOKE_BLOCK_SIZE), Set.of()),
+      "dev.blockcache.jmh.l2.L2InsertBurstBenchmark",
+      new Restriction(with(BY_CLASS.get("dev.blockcache.jmh.l2.L2InsertBurstBenchmark").params(),
+          "blockSize", SMOKE_BLOCK_SIZE), Set.of()),
+      "dev.blockcache.jmh.file.FileEngineGetBenchmark",
+      new Restriction(with(BY_CLASS.get("dev.blockcache.jmh.file.FileEngineGetBenchmark").params(),
+          "blockSize", SMOKE_BLOCK_SIZE), BY_CLASS.get("dev.blockcache.jmh.file.FileEngineGetBenchmark").methods()),
       "dev.blockcache.hbase.bench.RegionGetBenchmark",
       new Restriction(BY_CLASS.get("dev.blockcache.hbase.bench.RegionGetBenchmark").params(), Set.of()),
       "dev.blockcache.hbase.bench.RegionThreadScalingExperiment",
@@ -97,6 +113,13 @@ public final class QuickCells {
       "dev.blockcache.hbase.bench.RegionPairBenchmark", 2);
 
   private QuickCells() {
+  }
+
+  /** {@code params} with {@code param} restricted to {@code values}. */
+  private static Map<String, List<String>> with(Map<String, List<String>> params, String param, List<String> values) {
+    Map<String, List<String>> restricted = new HashMap<>(params);
+    restricted.put(param, values);
+    return restricted;
   }
 
   /** The forks quick mode gives {@code benchmarkClass} (fully qualified), or 0 for the mode's own. */

@@ -139,6 +139,7 @@ class RunPlanTest {
 
     RunPlan.Run l2 = run(runs, names.get(0));
     assertEquals(List.of("OURS_ZERO_COPY", "OURS_COPY", "HBASE_BUCKET"), l2.params().get("competitor"));
+    assertEquals(List.of("4096"), l2.params().get("blockSize"), "one block size is enough to prove it runs");
     RunPlan.Run region = run(runs, names.get(1));
     assertTrue(selects(region, names.get(2)), "the scans are smoke-tested although quick mode leaves them out");
     assertEquals(List.of("HBASE_BUCKET", "OURS_OFFHEAP"), region.params().get("competitor"));
