@@ -219,9 +219,9 @@ public final class TinyLfuBlockCache implements BlockCache {
     if (block.readableBytes() > config.maxBlockSize()) {
       return CacheResult.TOO_LARGE;
     }
-    LookupKey lookup = LookupKey.of(key);
-    if (lookupMap.containsKey(lookup)) {
-      lookups.getIfPresent(lookup); // a read for the policy
+    // No copy is made for a present key. A hand-over usually keeps the caller's array, which costs nothing to wrap,
+    // so it goes straight to putIfAbsent, which finds a present key too: one probe of the map instead of two.
+    if (insert == Insert.COPY && lookups.getIfPresent(LookupKey.of(key)) != null) { // a read for the policy
       return CacheResult.ALREADY_CACHED;
     }
     KeyedBlock cached = new KeyedBlock(key, insert.heapBlock(block, options.category()));
@@ -232,8 +232,7 @@ public final class TinyLfuBlockCache implements BlockCache {
     if (map.putIfAbsent(cached, cached.mapValue()) != null) {
       blockCounts[options.category().ordinal()].decrement();
       weightedSize.addAndGet(-weight);
-      lookups.getIfPresent(lookup);
-      return CacheResult.ALREADY_CACHED;
+      return CacheResult.ALREADY_CACHED; // Caffeine's putIfAbsent counted a read of the present key for the policy
     }
     synchronized (chainLock) {
       fileChains.linkLocked(cached); // not if it was evicted or removed since it was published
