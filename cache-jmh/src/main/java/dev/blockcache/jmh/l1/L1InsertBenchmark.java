@@ -29,7 +29,8 @@ import org.openjdk.jmh.annotations.Threads;
  *   <li><b>Competitors</b> ({@link L1InsertCompetitor}): {@code OURS_LRU} and {@code OURS_TINYLFU} insert with
  *       {@code cacheBlock} (a copy), the {@code _HAND_OVER} rows with {@code handOver} (the cache keeps the array),
  *       {@code HBASE_LRU} and {@code HBASE_TINYLFU} with {@code cacheBlock} of an on-heap {@code HFileBlock} (a
- *       reference kept).</li>
+ *       reference kept); {@code RING_FLOOR} (full mode and on request) keeps the blocks in a ring without any cache
+ *       work, the floor set by reading the blocks and collecting them.</li>
  *   <li><b>Score</b>: ops/s is blocks offered; the aux counters split them into {@code cachedBlocks} (taken by the
  *       cache) and {@code refusedBlocks} (HBase's LRU refuses above its hard limit while its evictor lags; ours
  *       reports a failed {@code CacheResult}). The target compares {@code cachedBlocks}.</li>

@@ -11,6 +11,7 @@ import dev.blockcache.l1.tinylfu.TinyLfuBlockCache;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.concurrent.ForkJoinPool;
 import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.io.ByteBuffAllocator;
@@ -75,6 +76,19 @@ public enum L1InsertCompetitor {
       return new HBase(new org.apache.hadoop.hbase.io.hfile.TinyLfuBlockCache(capacity, names.blockSize(),
           TinyLfuConfig.DEFAULT_MAX_BLOCK_SIZE, ForkJoinPool.commonPool()), names);
     }
+  },
+  /**
+   * Not a cache but the floor of every insert: reads the block into a fresh array and builds its key as
+   * {@link #OURS_LRU_HAND_OVER} does, and keeps both in a ring of as many slots as the capacity holds blocks,
+   * overwriting the oldest (no lookup structure, no eviction work), so that the heap holds and frees blocks at the
+   * rate a full cache does. What a cache adds to the allocation and garbage collection of the blocks it keeps is
+   * its rate beside this one.
+   */
+  RING_FLOOR {
+    @Override
+    Inserter create(long capacity, Keys names) {
+      return new Ring(capacity, names);
+    }
   };
 
   /** A cache of {@code capacity} bytes taking blocks of {@code names}. */
@@ -128,6 +142,36 @@ public enum L1InsertCompetitor {
     @Override
     public void close() {
       cache.close();
+    }
+  }
+
+  private static final class Ring implements Inserter {
+    private final Keys names;
+    private final BlockKey[] keys;
+    private final ByteBuf[] blocks;
+
+    Ring(long capacity, Keys names) {
+      this.names = names;
+      int slots = (int) Math.max(1, capacity / names.blockSize());
+      this.keys = new BlockKey[slots];
+      this.blocks = new ByteBuf[slots];
+    }
+
+    @Override
+    public boolean insert(long i) {
+      BlockKey key = BlockKey.of(names.file((int) (i % Keys.FILES)), (i / Keys.FILES) * names.blockSize());
+      byte[] read = new byte[names.blockSize()];
+      read[0] = (byte) i;
+      int slot = (int) (i % blocks.length);
+      keys[slot] = key;
+      blocks[slot] = Unpooled.wrappedBuffer(read); // unpooled heap: dropping it frees nothing but the array
+      return true;
+    }
+
+    @Override
+    public void close() {
+      Arrays.fill(keys, null);
+      Arrays.fill(blocks, null);
     }
   }
 

@@ -9,13 +9,12 @@ import java.util.Set;
 /**
  * The cells the quick suite leaves out, per benchmark class, so that it stays within ten minutes on two cores: the
  * floors and reference points that explain a ratio but are not a competitor (the L1 and L2 benchmarks' heap-map
- * rows, the L1 benchmark's prebuilt-key rows and scoped-read variants, the L2 get benchmark's copy-to-heap
- * variant); the file engine's two-thread gets; thread
- * counts of the thread-scaling experiment between the ones that give its shape; in cache-hbase-bench, the paired
- * region benchmark's floor and dataset at 4x the L2; and, whole, the classes named in {@link #fullModeOnly} (the
- * region benchmark of one fork per L2, whose ratio the paired one gives, and the region thread-scaling experiment).
- * They run in full mode and on request.
- * Every competitor a target names, and every cell an experiment's report needs, stays in.
+ * rows, the L1 insert benchmark's ring floor, the L1 benchmark's prebuilt-key rows and scoped-read variants, the L2
+ * get benchmark's copy-to-heap variant); the file engine's two-thread gets; thread counts of the thread-scaling
+ * experiment between the ones that give its shape; in cache-hbase-bench, the paired region benchmark's floor and
+ * dataset at 4x the L2; and, whole, the classes named in {@link #fullModeOnly} (the region benchmark of one fork per
+ * L2, whose ratio the paired one gives, and the region thread-scaling experiment). They run in full mode and on
+ * request. Every competitor a target names, and every cell an experiment's report needs, stays in.
  *
  * <p>Thread-safety: immutable.
  */
@@ -45,6 +44,9 @@ public final class QuickCells {
           "keySource", List.of("PER_LOOKUP")), Set.of()),
       "dev.blockcache.jmh.l2.L2InsertBurstBenchmark",
       new Restriction(Map.of("competitor", List.of("OURS_ZERO_COPY", "OURS_HAND_OVER", "HBASE_BUCKET")), Set.of()),
+      "dev.blockcache.jmh.l1.L1InsertBenchmark",
+      new Restriction(Map.of("competitor", List.of("OURS_LRU", "OURS_LRU_HAND_OVER", "OURS_TINYLFU",
+          "OURS_TINYLFU_HAND_OVER", "HBASE_LRU", "HBASE_TINYLFU")), Set.of()),
       "dev.blockcache.jmh.file.FileEngineGetBenchmark",
       new Restriction(Map.of("competitor", List.of("OURS", "RAW_FILECHANNEL", "HBASE_BUCKET")), Set.of("get1Thread")),
       "dev.blockcache.jmh.experiments.ThreadScalingExperiment",
@@ -79,7 +81,8 @@ public final class QuickCells {
       new Restriction(with(BY_CLASS.get("dev.blockcache.jmh.l1.L1GetBenchmark").params(),
           "distribution", List.of("UNIFORM")), Set.of()),
       "dev.blockcache.jmh.l1.L1InsertBenchmark",
-      new Restriction(Map.of("blockSize", SMOKE_BLOCK_SIZE), Set.of()),
+      new Restriction(with(BY_CLASS.get("dev.blockcache.jmh.l1.L1InsertBenchmark").params(),
+          "blockSize", SMOKE_BLOCK_SIZE), Set.of()),
       "dev.blockcache.jmh.l2.L2GetBenchmark",
       new Restriction(Map.of("competitor", List.of("OURS_ZERO_COPY", "OURS_COPY", "HBASE_BUCKET"),
           "keySource", List.of("PER_LOOKUP"), "blockSize", SMOKE_BLOCK_SIZE), Set.of()),
