@@ -305,11 +305,7 @@ public final class BucketCache implements BlockCache {
   private ByteBuf getBlock(String file, long offset, long fileHash, long hash64, ReadOptions options) {
     Objects.requireNonNull(options, "options");
     ByteBuf block = closed || ioErrors.disabled() ? null : lookup.find(file, offset, fileHash, hash64);
-    if (block == null) {
-      stats.miss(options);
-    } else {
-      stats.hit(options);
-    }
+    stats.lookup(options, block);
     return block;
   }
 

@@ -259,12 +259,10 @@ public final class LruBlockCache implements BlockCache {
   /** The key's entry in {@code slot} (-1: none) with its hit recorded (bit, promotion, counter); null: a miss. */
   private LruEntry hit(EntryTable.Slots slots, int slot, String file, long offset, ReadOptions options) {
     LruEntry entry = slot < 0 ? null : slots.entryAt(slot, file, offset);
-    if (entry == null) {
-      stats.miss(options);
-      return null;
+    if (entry != null) {
+      access(entry);
     }
-    access(entry);
-    stats.hit(options);
+    stats.lookup(options, entry);
     return entry;
   }
 

@@ -299,11 +299,7 @@ public final class TinyLfuBlockCache implements BlockCache {
   private Object hit(LookupKey key, ReadOptions options) {
     Objects.requireNonNull(options, "options");
     Object bytes = closed ? null : lookups.getIfPresent(key);
-    if (bytes == null) {
-      stats.miss(options);
-      return null;
-    }
-    stats.hit(options);
+    stats.lookup(options, bytes);
     return bytes;
   }
 
