@@ -9,8 +9,7 @@ import java.util.concurrent.TimeUnit;
  * One full collection, and a wait until the JVM's reference handler has started enqueuing the references that
  * collection cleared: a leak detector polled after {@link #collect} sees the buffers that were unreachable when it was
  * called. One collection suffices because no block or buffer of ours is reachable only through a finalizer; a
- * reference the handler enqueues a moment after the sentinel is seen by the next poll (the next test's check, or
- * the end-of-class check).
+ * reference the handler enqueues a moment after the sentinel is seen by the next poll (the next test's check).
  *
  * <p>Thread-safety: safe for concurrent use; each call collects once.
  */
