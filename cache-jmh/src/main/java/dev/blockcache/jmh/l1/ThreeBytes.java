@@ -3,18 +3,17 @@ package dev.blockcache.jmh.l1;
 import dev.blockcache.api.BlockReader;
 import io.netty.buffer.ByteBuf;
 import org.apache.hadoop.hbase.nio.ByteBuff;
-import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.State;
 
 /**
  * What every L1 and L2 get benchmark does with a hit: read the block's first, middle and last byte (so that the block's
  * bytes are touched, not just its header object) and sum them. Also a reusable {@link BlockReader} for scoped reads:
- * one per benchmark thread, the sum of the last block read left in {@link #last}.
+ * one per benchmark thread ({@link L1GetBenchmark.ThreadReader}), the sum of the last block read left in
+ * {@link #last}. Not a JMH state itself: JMH would hand the benchmark a generated subclass, a second receiver class
+ * beside the plain one the setup reads with, and the scoped read's call of {@link #read} would be compiled for both.
  *
- * <p>Thread-safety: a JMH {@link Scope#Thread} state, used by its own thread only; the static methods are stateless.
+ * <p>Thread-safety: an instance is used by one thread only; the static methods are stateless.
  */
-@State(Scope.Thread)
-public class ThreeBytes implements BlockReader {
+public final class ThreeBytes implements BlockReader {
   /** The three-byte sum of the last block this reader read. */
   int last;
 
