@@ -24,9 +24,9 @@ final class MaintenanceThread implements Executor, Runnable {
    * After a run the thread rests this long (nanoseconds) before it looks for the next task, without counting as idle:
    * the writes of that time are drained by one run, and a submitter wakes the thread once per run instead of once per
    * write (an unpark costs a system call). Not longer: Caffeine's write buffer holds 128 writes per processor, and a
-   * writer that finds it full runs the maintenance itself. Measured with one thread inserting 4 KiB blocks as fast
-   * as it can: with no rest, unparking took 18% of the inserting thread's time; with 50 µs, running Caffeine's
-   * maintenance took 14% of it; with 10 µs, 6%, and neither cost more. The overshoot bound does not depend on it.
+   * writer that finds it full runs the maintenance itself, so a longer rest moves eviction work onto the inserting
+   * threads (the figures per rest are in docs/benchmarks.md, L1InsertBenchmark). The overshoot bound does not depend
+   * on it.
    */
   static final long REST_NANOS = 10_000;
 
