@@ -125,10 +125,8 @@ public enum L1InsertCompetitor {
 
     @Override
     public boolean insert(long i) {
-      BlockKey key = BlockKey.of(names.file((int) (i % Keys.FILES)), (i / Keys.FILES) * names.blockSize());
-      byte[] read = new byte[names.blockSize()];
-      read[0] = (byte) i;
-      ByteBuf block = Unpooled.wrappedBuffer(read);
+      BlockKey key = keyOf(i, names);
+      ByteBuf block = readFromDisk(i, names);
       if (handOver) {
         return cache.handOver(key, block, DATA).isCached();
       }
@@ -145,6 +143,22 @@ public enum L1InsertCompetitor {
     }
   }
 
+  /** Key {@code i} of {@code names}, built from the file's name and the offset as a reader builds it per block. */
+  private static BlockKey keyOf(long i, Keys names) {
+    return BlockKey.of(names.file((int) (i % Keys.FILES)), (i / Keys.FILES) * names.blockSize());
+  }
+
+  /** Block {@code i} "read from disk" into a fresh heap array; the caller owns the buffer's one reference. */
+  private static ByteBuf readFromDisk(long i, Keys names) {
+    byte[] read = new byte[names.blockSize()];
+    read[0] = (byte) i;
+    return Unpooled.wrappedBuffer(read);
+  }
+
+  /**
+   * The ring of {@link #RING_FLOOR}. It owns the buffer in each slot: it releases one when it overwrites it and the
+   * rest on {@link #close}.
+   */
   private static final class Ring implements Inserter {
     private final Keys names;
     private final BlockKey[] keys;
@@ -159,19 +173,27 @@ public enum L1InsertCompetitor {
 
     @Override
     public boolean insert(long i) {
-      BlockKey key = BlockKey.of(names.file((int) (i % Keys.FILES)), (i / Keys.FILES) * names.blockSize());
-      byte[] read = new byte[names.blockSize()];
-      read[0] = (byte) i;
       int slot = (int) (i % blocks.length);
-      keys[slot] = key;
-      blocks[slot] = Unpooled.wrappedBuffer(read); // unpooled heap: dropping it frees nothing but the array
+      release(slot);
+      keys[slot] = keyOf(i, names);
+      blocks[slot] = readFromDisk(i, names);
       return true;
     }
 
     @Override
     public void close() {
+      for (int slot = 0; slot < blocks.length; slot++) {
+        release(slot);
+      }
       Arrays.fill(keys, null);
-      Arrays.fill(blocks, null);
+    }
+
+    private void release(int slot) {
+      ByteBuf old = blocks[slot];
+      if (old != null) {
+        blocks[slot] = null;
+        old.release();
+      }
     }
   }
 
