@@ -1,6 +1,7 @@
 package dev.blockcache.api;
 
 import io.netty.buffer.ByteBuf;
+import java.util.Objects;
 
 /**
  * A cache of file blocks, keyed by {@link BlockKey}.
@@ -85,6 +86,24 @@ public interface BlockCache extends AutoCloseable {
     }
     BlockReader.lend(block, reader);
     return true;
+  }
+
+  /**
+   * The scoped read ({@link #read(BlockKey, ReadOptions, BlockReader)}) of the block at {@code offset} in
+   * {@code file}, without a key: looked up, counted, lent and released as that read does with
+   * {@code file.block(offset)}. A caller that keeps one {@link BlockFile} per open file reads this way with nothing
+   * allocated, whatever the JIT inlines: a key built per lookup is allocated wherever the method it is passed to is
+   * not inlined into the caller.
+   *
+   * <p>This default is {@code read(file.block(offset), options, reader)}; the L1 and L2 caches override it with a path
+   * that builds no key.
+   *
+   * @return whether the block was cached (and the reader called)
+   * @throws IllegalArgumentException if {@code offset} is negative
+   * @throws IllegalStateException if the reader retained or released the block
+   */
+  default boolean read(BlockFile file, long offset, ReadOptions options, BlockReader reader) {
+    return read(Objects.requireNonNull(file, "file").block(offset), options, reader);
   }
 
   /**

@@ -29,6 +29,17 @@ public final class BlockFile {
     return BlockKey.checked(name, offset, fileHash);
   }
 
+  /**
+   * The {@link BlockKey#hash64()} of {@link #block block(offset)}, without building the key: what a cache's scoped
+   * read by handle ({@link BlockCache#read(BlockFile, long, ReadOptions, BlockReader)}) looks up.
+   *
+   * @throws IllegalArgumentException if {@code offset} is negative
+   */
+  public long blockHash64(long offset) {
+    BlockKey.checkOffset(name, offset);
+    return BlockKey.hash64(fileHash, offset);
+  }
+
   /** The file's name, as given to {@link BlockKey#file}. */
   public String name() {
     return name;

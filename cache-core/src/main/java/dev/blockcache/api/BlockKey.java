@@ -26,7 +26,12 @@ public final class BlockKey {
     this.file = file;
     this.offset = offset;
     this.fileHash = fileHash;
-    this.hash64 = Hashing.mix64(fileHash ^ Hashing.mix64(offset + 0x9E3779B97F4A7C15L));
+    this.hash64 = hash64(fileHash, offset);
+  }
+
+  /** The {@link #hash64()} of the key at {@code offset} in the file whose {@link #fileHash()} is {@code fileHash}. */
+  static long hash64(long fileHash, long offset) {
+    return Hashing.mix64(fileHash ^ Hashing.mix64(offset + 0x9E3779B97F4A7C15L));
   }
 
   /**
@@ -70,7 +75,7 @@ public final class BlockKey {
     }
   }
 
-  private static void checkOffset(String file, long offset) {
+  static void checkOffset(String file, long offset) {
     if (offset < 0) {
       throw new IllegalArgumentException("BlockKey offset must be >= 0, was " + offset + " in file " + file);
     }

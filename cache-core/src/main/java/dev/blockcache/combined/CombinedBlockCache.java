@@ -2,6 +2,7 @@ package dev.blockcache.combined;
 
 import dev.blockcache.api.BlockCache;
 import dev.blockcache.api.BlockCategory;
+import dev.blockcache.api.BlockFile;
 import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.BlockReader;
 import dev.blockcache.api.CacheOptions;
@@ -79,6 +80,12 @@ public final class CombinedBlockCache implements BlockCache {
   @Override
   public boolean read(BlockKey key, ReadOptions options, BlockReader reader) {
     return tierOf(Objects.requireNonNull(options, "options").category()).read(key, options, reader);
+  }
+
+  /** Reads through the tier of {@code options.category()} only, with that tier's own scoped read by handle. */
+  @Override
+  public boolean read(BlockFile file, long offset, ReadOptions options, BlockReader reader) {
+    return tierOf(Objects.requireNonNull(options, "options").category()).read(file, offset, options, reader);
   }
 
   /** Removes {@code key} from whichever tier holds it; a caller holding the block keeps it until it releases it. */

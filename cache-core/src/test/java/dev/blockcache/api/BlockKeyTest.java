@@ -90,6 +90,7 @@ class BlockKeyTest {
         assertEquals(viaOf.hash64(), viaHandle.hash64());
         assertEquals(viaOf.fileHash(), viaHandle.fileHash());
         assertEquals(file.fileHash(), viaHandle.fileHash());
+        assertEquals(viaOf.hash64(), file.blockHash64(offset));
         assertEquals(name, viaHandle.file());
       }
     }
@@ -97,6 +98,8 @@ class BlockKeyTest {
     assertThrows(IllegalArgumentException.class, () -> BlockKey.file(""));
     assertThrows(IllegalArgumentException.class, () -> BlockKey.file("abc\ud800"));
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> BlockKey.file("f").block(-3));
+    assertTrue(e.getMessage().contains("-3"), e.getMessage());
+    e = assertThrows(IllegalArgumentException.class, () -> BlockKey.file("f").blockHash64(-3));
     assertTrue(e.getMessage().contains("-3"), e.getMessage());
   }
 

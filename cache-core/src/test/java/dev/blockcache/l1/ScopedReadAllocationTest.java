@@ -25,7 +25,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Pins that a scoped read of an L1 hit allocates nothing: the reusable view, not a new one per read. Measured with
- * the JVM's per-thread allocation counter over many reads of prebuilt keys, so that the key is not counted.
+ * the JVM's per-thread allocation counter over many reads of prebuilt keys, so that the key is not counted, and over
+ * many reads by the file's handle and an offset, which build no key at all.
  */
 class ScopedReadAllocationTest {
   private static final int BLOCKS = 64;
@@ -77,9 +78,40 @@ class ScopedReadAllocationTest {
     }
   }
 
+  @ParameterizedTest
+  @MethodSource("l1Caches")
+  void aScopedReadByFileHandleAllocatesNothing(Supplier<BlockCache> factory) {
+    try (BlockCache cache = factory.get()) {
+      BlockFile file = BlockKey.file("0123456789abcdef0123456789abcdef");
+      for (int i = 0; i < BLOCKS; i++) {
+        ByteBuf block = Unpooled.wrappedBuffer(new byte[4096]);
+        try {
+          assertEquals(CacheResult.CACHED, cache.cacheBlock(file.block(i * 4096L), block,
+              CacheOptions.of(BlockCategory.DATA)));
+        } finally {
+          block.release();
+        }
+      }
+      ReadOptions options = ReadOptions.of(BlockCategory.DATA);
+      ThreeBytes reader = new ThreeBytes();
+      readAll(cache, file, options, reader);
+      com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+      long before = threads.getCurrentThreadAllocatedBytes();
+      readAll(cache, file, options, reader);
+      long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+      assertTrue(allocated < 4096, allocated + " bytes allocated by " + READS + " scoped reads by handle");
+    }
+  }
+
   private static void readAll(BlockCache cache, BlockKey[] keys, ReadOptions options, ThreeBytes reader) {
     for (int i = 0; i < READS; i++) {
       assertTrue(cache.read(keys[i % BLOCKS], options, reader));
+    }
+  }
+
+  private static void readAll(BlockCache cache, BlockFile file, ReadOptions options, ThreeBytes reader) {
+    for (int i = 0; i < READS; i++) {
+      assertTrue(cache.read(file, (i % BLOCKS) * 4096L, options, reader));
     }
   }
 }

@@ -27,6 +27,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The contract every {@link BlockCache} keeps: ownership of blocks in and out, key semantics, evict-by-file, stats,
@@ -121,33 +123,35 @@ public abstract class BlockCacheContractTest {
     assertEquals(1, cache.stats().hitCount(BlockCategory.INDEX));
   }
 
-  @Test
-  void scopedReadLendsTheCachedBytesAndCountsAHit() {
+  @ParameterizedTest
+  @EnumSource(ReadBy.class)
+  void scopedReadLendsTheCachedBytesAndCountsAHit(ReadBy by) {
     BlockKey key = key("f", 4096);
     assertEquals(CacheResult.CACHED, put(key, 4096));
     settle(cache);
     AtomicInteger calls = new AtomicInteger();
-    assertTrue(cache.read(key, ReadOptions.of(BlockCategory.INDEX), block -> {
+    assertTrue(by.read(cache, key, ReadOptions.of(BlockCategory.INDEX), block -> {
       calls.incrementAndGet();
       assertTrue(block.isReadOnly());
       Blocks.verify(key, 4096, block);
     }));
     assertEquals(1, calls.get());
     assertEquals(1, cache.stats().hitCount(BlockCategory.INDEX));
-    assertFalse(cache.read(key("f", 0), ReadOptions.of(BlockCategory.INDEX), block -> calls.incrementAndGet()));
+    assertFalse(by.read(cache, key("f", 0), ReadOptions.of(BlockCategory.INDEX), block -> calls.incrementAndGet()));
     assertEquals(1, calls.get());
     assertEquals(1, cache.stats().missCount(BlockCategory.INDEX));
   }
 
-  @Test
-  void aBlockKeptPastItsScopedReadThrowsOnEveryAccess() {
+  @ParameterizedTest
+  @EnumSource(ReadBy.class)
+  void aBlockKeptPastItsScopedReadThrowsOnEveryAccess(ReadBy by) {
     BlockKey key = key("f", 0);
     assertEquals(CacheResult.CACHED, put(key, 1000));
     settle(cache);
     AtomicReference<ByteBuf> kept = new AtomicReference<>();
     AtomicReference<ByteBuf> keptSlice = new AtomicReference<>();
     AtomicReference<ByteBuf> keptDuplicate = new AtomicReference<>();
-    assertTrue(cache.read(key, ReadOptions.of(BlockCategory.INDEX), block -> {
+    assertTrue(by.read(cache, key, ReadOptions.of(BlockCategory.INDEX), block -> {
       kept.set(block);
       keptSlice.set(block.slice(10, 20));
       keptDuplicate.set(block.duplicate());
@@ -161,21 +165,23 @@ public abstract class BlockCacheContractTest {
     assertEquals(0, kept.get().refCnt());
   }
 
-  @Test
-  void aScopedReaderCannotRetainOrReleaseItsBlock() {
+  @ParameterizedTest
+  @EnumSource(ReadBy.class)
+  void aScopedReaderCannotRetainOrReleaseItsBlock(ReadBy by) {
     BlockKey key = key("f", 0);
     assertEquals(CacheResult.CACHED, put(key, 1000));
     settle(cache);
     ReadOptions options = ReadOptions.of(BlockCategory.INDEX);
     // A reference taken and kept would outlive the call: refused (at once by a reusable view, at return otherwise).
-    assertThrows(IllegalStateException.class, () -> cache.read(key, options, ByteBuf::retain));
-    assertThrows(IllegalStateException.class, () -> cache.read(key, options, ByteBuf::release));
+    assertThrows(IllegalStateException.class, () -> by.read(cache, key, options, ByteBuf::retain));
+    assertThrows(IllegalStateException.class, () -> by.read(cache, key, options, ByteBuf::release));
     // The cache still serves the block, and nothing leaked (the leak check runs after each test).
-    assertTrue(cache.read(key, options, block -> Blocks.verify(key, 1000, block)));
+    assertTrue(by.read(cache, key, options, block -> Blocks.verify(key, 1000, block)));
   }
 
-  @Test
-  void aScopedReadNestedInAReaderGetsItsOwnBlock() {
+  @ParameterizedTest
+  @EnumSource(ReadBy.class)
+  void aScopedReadNestedInAReaderGetsItsOwnBlock(ReadBy by) {
     BlockKey outer = key("f", 0);
     BlockKey inner = key("g", 0);
     assertEquals(CacheResult.CACHED, put(outer, 300));
@@ -183,8 +189,8 @@ public abstract class BlockCacheContractTest {
     settle(cache);
     ReadOptions options = ReadOptions.of(BlockCategory.INDEX);
     AtomicReference<ByteBuf> innerBlock = new AtomicReference<>();
-    assertTrue(cache.read(outer, options, block -> {
-      assertTrue(cache.read(inner, options, nested -> {
+    assertTrue(by.read(cache, outer, options, block -> {
+      assertTrue(by.read(cache, inner, options, nested -> {
         innerBlock.set(nested);
         Blocks.verify(inner, 500, nested);
       }));
@@ -193,17 +199,18 @@ public abstract class BlockCacheContractTest {
     assertThrows(RuntimeException.class, () -> innerBlock.get().getByte(0));
   }
 
-  @Test
-  void anExceptionFromAScopedReaderReachesTheCallerAndLeaksNothing() {
+  @ParameterizedTest
+  @EnumSource(ReadBy.class)
+  void anExceptionFromAScopedReaderReachesTheCallerAndLeaksNothing(ReadBy by) {
     BlockKey key = key("f", 0);
     assertEquals(CacheResult.CACHED, put(key, 100));
     settle(cache);
     UnsupportedOperationException thrown = new UnsupportedOperationException("reader failed");
     assertEquals(thrown, assertThrows(UnsupportedOperationException.class,
-        () -> cache.read(key, ReadOptions.of(BlockCategory.INDEX), block -> {
+        () -> by.read(cache, key, ReadOptions.of(BlockCategory.INDEX), block -> {
           throw thrown;
         })));
-    assertTrue(cache.read(key, ReadOptions.of(BlockCategory.INDEX), block -> Blocks.verify(key, 100, block)));
+    assertTrue(by.read(cache, key, ReadOptions.of(BlockCategory.INDEX), block -> Blocks.verify(key, 100, block)));
   }
 
   @Test

@@ -2,6 +2,7 @@ package dev.blockcache.l1.lru;
 
 import dev.blockcache.api.BlockCache;
 import dev.blockcache.api.BlockCategory;
+import dev.blockcache.api.BlockFile;
 import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.BlockReader;
 import dev.blockcache.api.CacheOptions;
@@ -234,6 +235,13 @@ public final class LruBlockCache implements BlockCache {
   public boolean read(BlockKey key, ReadOptions options, BlockReader reader) {
     Objects.requireNonNull(key, "key");
     return read(key.file(), key.offset(), key.hash64(), options, reader);
+  }
+
+  /** {@inheritDoc} Allocates nothing, as {@link #read(BlockKey, ReadOptions, BlockReader)} does without a key. */
+  @Override
+  public boolean read(BlockFile file, long offset, ReadOptions options, BlockReader reader) {
+    Objects.requireNonNull(file, "file");
+    return read(file.name(), offset, file.blockHash64(offset), options, reader);
   }
 
   /** {@link #read(BlockKey, ReadOptions, BlockReader)} of the key made of its parts. */

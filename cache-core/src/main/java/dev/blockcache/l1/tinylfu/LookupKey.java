@@ -1,5 +1,6 @@
 package dev.blockcache.l1.tinylfu;
 
+import dev.blockcache.api.BlockFile;
 import dev.blockcache.api.BlockKey;
 import java.util.Objects;
 
@@ -34,11 +35,26 @@ final class LookupKey {
    */
   static LookupKey of(BlockKey key) {
     Objects.requireNonNull(key, "key");
+    return hold(key.file(), key.offset(), key.hash64());
+  }
+
+  /**
+   * This thread's lookup key, holding the fields of {@code file.block(offset)} until the thread's next call.
+   *
+   * @throws NullPointerException naming the argument if {@code file} is null
+   * @throws IllegalArgumentException if {@code offset} is negative
+   */
+  static LookupKey of(BlockFile file, long offset) {
+    Objects.requireNonNull(file, "file");
+    return hold(file.name(), offset, file.blockHash64(offset));
+  }
+
+  private static LookupKey hold(String file, long offset, long hash64) {
     LookupKey lookup = PER_THREAD.get();
-    lookup.file = key.file();
-    lookup.offset = key.offset();
-    lookup.hash64 = key.hash64();
-    lookup.hashCode = key.hashCode();
+    lookup.file = file;
+    lookup.offset = offset;
+    lookup.hash64 = hash64;
+    lookup.hashCode = Long.hashCode(hash64);
     return lookup;
   }
 

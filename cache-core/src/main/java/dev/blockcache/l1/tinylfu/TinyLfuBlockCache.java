@@ -6,6 +6,7 @@ import com.github.benmanes.caffeine.cache.Policy;
 import com.github.benmanes.caffeine.cache.RemovalCause;
 import dev.blockcache.api.BlockCache;
 import dev.blockcache.api.BlockCategory;
+import dev.blockcache.api.BlockFile;
 import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.BlockReader;
 import dev.blockcache.api.CacheOptions;
@@ -274,6 +275,12 @@ public final class TinyLfuBlockCache implements BlockCache {
   @Override
   public boolean read(BlockKey key, ReadOptions options, BlockReader reader) {
     return read(LookupKey.of(key), options, reader);
+  }
+
+  /** {@inheritDoc} Allocates nothing, as {@link #read(BlockKey, ReadOptions, BlockReader)} does without a key. */
+  @Override
+  public boolean read(BlockFile file, long offset, ReadOptions options, BlockReader reader) {
+    return read(LookupKey.of(file, offset), options, reader);
   }
 
   private boolean read(LookupKey key, ReadOptions options, BlockReader reader) {

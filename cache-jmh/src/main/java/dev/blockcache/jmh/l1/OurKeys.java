@@ -7,7 +7,8 @@ import dev.blockcache.jmh.workload.KeySource;
 /**
  * Our {@link BlockKey} for key {@code i} of a {@link Keys} set, come by as a {@link KeySource} says: built per lookup
  * from the file's name, built per lookup from the file's handle, or taken from an array built in advance (only then
- * does it hold key objects, so a heap measurement of a cache counts none of its own).
+ * does it hold key objects, so a heap measurement of a cache counts none of its own). With the handle, a scoped read
+ * can take the handle and offset instead of a key ({@link #file}, {@link #offset}).
  *
  * <p>Thread-safety: immutable after construction; {@link #key} is called by every benchmark thread.
  */
@@ -30,13 +31,28 @@ public final class OurKeys {
     }
   }
 
+  /** Whether gets come by the file's handle ({@link KeySource#FILE_HANDLE}): a scoped read then builds no key. */
+  public boolean byHandle() {
+    return source == KeySource.FILE_HANDLE;
+  }
+
+  /** The handle of key {@code i}'s file. */
+  public BlockFile file(int i) {
+    return files[i % Keys.FILES];
+  }
+
+  /** Key {@code i}'s offset in its file. */
+  public long offset(int i) {
+    return names.offset(i);
+  }
+
   /** Key {@code i}; a new object unless the source is {@link KeySource#PREBUILT}. */
   public BlockKey key(int i) {
     if (source == KeySource.PER_LOOKUP) {
       return BlockKey.of(names.file(i), names.offset(i));
     }
     if (source == KeySource.FILE_HANDLE) {
-      return files[i % Keys.FILES].block(names.offset(i));
+      return file(i).block(offset(i));
     }
     return prebuilt[i];
   }

@@ -23,7 +23,10 @@ final class OursAdapter implements L1Adapter {
   enum Access {
     /** {@code getBlock}, three bytes read, {@code release()}. */
     GET,
-    /** {@code read(key, options, reader)}: the reader reads three bytes of the lent block. */
+    /**
+     * {@code read(key, options, reader)}, or {@code read(file, offset, options, reader)} when keys come by the file's
+     * handle: the reader reads three bytes of the lent block.
+     */
     SCOPED_READ
   }
 
@@ -64,20 +67,27 @@ final class OursAdapter implements L1Adapter {
 
   @Override
   public int get(int i, ThreeBytes reader) {
-    BlockKey key = keys.key(i);
     if (access == Access.SCOPED_READ) {
-      if (!cache.read(key, READ, reader)) {
+      if (!scopedRead(i, reader)) {
         throw L1Adapter.miss(name, i);
       }
       return reader.last;
     }
-    ByteBuf block = cache.getBlock(key, READ);
+    ByteBuf block = cache.getBlock(keys.key(i), READ);
     if (block == null) {
       throw L1Adapter.miss(name, i);
     }
     int sum = ThreeBytes.of(block);
     block.release();
     return sum;
+  }
+
+  /** The scoped read of key {@code i}: by its file's handle and offset when gets come by the handle, else by key. */
+  private boolean scopedRead(int i, ThreeBytes reader) {
+    if (keys.byHandle()) {
+      return cache.read(keys.file(i), keys.offset(i), READ, reader);
+    }
+    return cache.read(keys.key(i), READ, reader);
   }
 
   @Override
