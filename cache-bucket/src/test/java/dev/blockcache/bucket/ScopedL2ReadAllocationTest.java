@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Pins that a scoped read of a block in an offheap L2's slot allocates nothing (the slot is pinned for the call and
- * lent through the thread's reusable view), measured with the JVM's per-thread allocation counter.
+ * lent through the thread's reusable view), by prebuilt key and by file handle, measured with the JVM's per-thread
+ * allocation counter.
  */
 class ScopedL2ReadAllocationTest {
   private static final int BLOCKS = 64;
@@ -57,6 +58,11 @@ class ScopedL2ReadAllocationTest {
       readAll(cache, keys, options, reader);
       long allocated = threads.getCurrentThreadAllocatedBytes() - before;
       assertTrue(allocated < 4096, allocated + " bytes allocated by " + READS + " scoped reads");
+      readAll(cache, file, options, reader); // warm up
+      before = threads.getCurrentThreadAllocatedBytes();
+      readAll(cache, file, options, reader);
+      allocated = threads.getCurrentThreadAllocatedBytes() - before;
+      assertTrue(allocated < 4096, allocated + " bytes allocated by " + READS + " scoped reads by handle");
     } finally {
       cache.close();
     }
@@ -65,6 +71,12 @@ class ScopedL2ReadAllocationTest {
   private static void readAll(BucketCache cache, BlockKey[] keys, ReadOptions options, ThreeBytes reader) {
     for (int i = 0; i < READS; i++) {
       assertTrue(cache.read(keys[i % BLOCKS], options, reader));
+    }
+  }
+
+  private static void readAll(BucketCache cache, BlockFile file, ReadOptions options, ThreeBytes reader) {
+    for (int i = 0; i < READS; i++) {
+      assertTrue(cache.read(file, (i % BLOCKS) * 4096L, options, reader));
     }
   }
 }

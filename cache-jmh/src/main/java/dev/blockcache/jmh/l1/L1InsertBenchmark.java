@@ -18,7 +18,7 @@ import org.openjdk.jmh.annotations.Threads;
  *
  * <ul>
  *   <li><b>Workload</b>: one thread inserts block after block (key {@code i} of {@link Keys}: 32 files, offsets
- *       growing), each read "from disk" into a fresh heap array of {@link #blockSize} bytes first (HBase's array also
+ *       growing; in {@link #order}), each read "from disk" into a fresh heap array of {@link #blockSize} bytes first (HBase's array also
  *       has its 33-byte header in front), its key built from the file's name and the offset, as a storage engine's
  *       reader caches a block it has just read. No gets.</li>
  *   <li><b>Cache</b>: {@link #capacityMiB} MiB (64: 16,384 blocks of 4 KiB or 1,024 of 64 KiB), filled by the warmup
@@ -49,6 +49,13 @@ public class L1InsertBenchmark extends BenchmarkDefaults {
   /** Bytes per block. */
   @Param({"4096", "65536"})
   public int blockSize;
+
+  /**
+   * The order of the blocks offered ({@link InsertOrder}): sequential by default; scattered on request, for a
+   * key's hash locality (HBase's {@code BlockCacheKey} hash puts consecutive offsets of a file in related map bins).
+   */
+  @Param("SEQUENTIAL")
+  public InsertOrder order;
 
   /** Cache capacity in MiB. */
   @Param("64")
@@ -85,7 +92,7 @@ public class L1InsertBenchmark extends BenchmarkDefaults {
   @Benchmark
   @Threads(1)
   public boolean insert1Thread(Outcome outcome) {
-    boolean cached = cache.insert(next.getAndIncrement());
+    boolean cached = cache.insert(order.block(next.getAndIncrement()));
     if (cached) {
       outcome.cachedBlocks++;
     } else {
