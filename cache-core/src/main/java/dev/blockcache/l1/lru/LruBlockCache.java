@@ -227,9 +227,8 @@ public final class LruBlockCache implements BlockCache {
   }
 
   /**
-   * {@inheritDoc} Allocates nothing: the reader gets this thread's reusable view of the heap copy. Takes the key
-   * apart as {@link #getBlock(BlockKey, ReadOptions)} does; a key built per lookup is allocated only where the JIT
-   * does not inline this method into the caller.
+   * {@inheritDoc} Lends this thread's reusable view; a key built per lookup is allocated where the JIT does not
+   * inline this method into the caller, which {@link #read(BlockFile, long, ReadOptions, BlockReader)} avoids.
    */
   @Override
   public boolean read(BlockKey key, ReadOptions options, BlockReader reader) {
@@ -237,7 +236,7 @@ public final class LruBlockCache implements BlockCache {
     return read(key.file(), key.offset(), key.hash64(), options, reader);
   }
 
-  /** {@inheritDoc} Allocates nothing, as {@link #read(BlockKey, ReadOptions, BlockReader)} does without a key. */
+  /** {@inheritDoc} Allocates nothing: it lends this thread's reusable view, and takes no key. */
   @Override
   public boolean read(BlockFile file, long offset, ReadOptions options, BlockReader reader) {
     Objects.requireNonNull(file, "file");

@@ -270,14 +270,14 @@ public final class TinyLfuBlockCache implements BlockCache {
   /**
    * {@inheritDoc} Allocates nothing: the reader gets this thread's reusable view of the heap copy. Copies the key as
    * {@link #getBlock(BlockKey, ReadOptions)} does; a key built per lookup is allocated only where the JIT does not
-   * inline this method into the caller.
+   * inline this method into the caller, which {@link #read(BlockFile, long, ReadOptions, BlockReader)} avoids.
    */
   @Override
   public boolean read(BlockKey key, ReadOptions options, BlockReader reader) {
     return read(LookupKey.of(key), options, reader);
   }
 
-  /** {@inheritDoc} Allocates nothing, as {@link #read(BlockKey, ReadOptions, BlockReader)} does without a key. */
+  /** {@inheritDoc} Allocates nothing: it lends this thread's reusable view, and takes no key. */
   @Override
   public boolean read(BlockFile file, long offset, ReadOptions options, BlockReader reader) {
     return read(LookupKey.of(file, offset), options, reader);

@@ -18,9 +18,9 @@ import org.openjdk.jmh.annotations.Threads;
  *
  * <ul>
  *   <li><b>Workload</b>: one thread inserts block after block (key {@code i} of {@link Keys}: 32 files, offsets
- *       growing; in {@link #order}), each read "from disk" into a fresh heap array of {@link #blockSize} bytes first (HBase's array also
- *       has its 33-byte header in front), its key built from the file's name and the offset, as a storage engine's
- *       reader caches a block it has just read. No gets.</li>
+ *       growing; in {@link #order}), each read "from disk" into a fresh heap array of {@link #blockSize} bytes
+ *       first (HBase's array also has its 33-byte header in front), its key built from the file's name and the
+ *       offset, as a storage engine's reader caches a block it has just read. No gets.</li>
  *   <li><b>Cache</b>: {@link #capacityMiB} MiB (64: 16,384 blocks of 4 KiB or 1,024 of 64 KiB), filled by the warmup
  *       (the warmup inserts several times the capacity), so that the measured inserts evict as fast as they insert.
  *       Each cache runs its own eviction as in production: ours LRU and HBase's LRU on their background threads,
