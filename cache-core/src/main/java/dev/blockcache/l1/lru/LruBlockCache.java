@@ -23,7 +23,6 @@ import java.util.Objects;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * An on-heap block cache with HBase's LruBlockCache semantics: single, multi and memory priorities with configurable
@@ -66,8 +65,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * Sizes are accounted as block bytes plus {@link HeapBlock#LRU_ENTRY_OVERHEAD} per entry.
  *
  * <p>Thread-safety: safe for concurrent use. Gets are lock-free; inserts, removals and eviction passes write the
- * table and link and unlink entries under one list lock ({@code listLock}), which gets never take. Accounting
- * (sizes, counts) is atomic and done outside the lock; no other lock is taken while it is held.
+ * table and link and unlink entries under one list lock ({@link ListLock}), which gets never take and which a pass
+ * opens every few evictions to an insert spinning for it. Accounting (sizes, counts) is atomic and done outside the
+ * lock; no other lock is taken while it is held.
  */
 public final class LruBlockCache implements BlockCache {
   private static final int SINGLE = CachePriority.SINGLE.ordinal();
@@ -84,7 +84,7 @@ public final class LruBlockCache implements BlockCache {
   private final AtomicLong size = new AtomicLong();
   private final PrioritySizes prioritySizes = new PrioritySizes();
   private final LongAdder[] blockCounts = new LongAdder[BlockCategory.COUNT];
-  private final ReentrantLock listLock = new ReentrantLock();
+  private final ListLock listLock = new ListLock();
   /** One list per priority, indexed by ordinal. Guarded by listLock. */
   private final ClockList[] lists = {new ClockList(SINGLE), new ClockList(MULTI), new ClockList(MEMORY)};
   /** Each file's entries, for evict-by-file. Guarded by listLock. */
@@ -183,7 +183,7 @@ public final class LruBlockCache implements BlockCache {
     int priority = options.priority().ordinal();
     account(priority, options.category(), heapSize, 1);
     LruEntry raced;
-    listLock.lock();
+    listLock.lockSpinning();
     try {
       raced = table.putIfAbsentLocked(key, entry);
       if (raced == null) {
@@ -320,7 +320,7 @@ public final class LruBlockCache implements BlockCache {
    * nothing.
    */
   public void runEviction() {
-    listLock.lock();
+    listLock.lockSpinning();
     try {
       evictLocked(acceptableSize, minSize);
     } finally {
@@ -337,7 +337,7 @@ public final class LruBlockCache implements BlockCache {
    */
   private boolean fitsAfterEviction(long heapSize) {
     if (evictor.isStarted() && size.get() > acceptableSize) {
-      evictor.request();
+      evictor.requestNow();
       return false;
     }
     long target = Math.min(minSize, hardLimit - heapSize);
@@ -397,6 +397,7 @@ public final class LruBlockCache implements BlockCache {
     ClockList list = lists[p];
     long freed = 0;
     int budget = 2 * list.sizeLocked();
+    int evicted = 0;
     LruEntry e;
     while (freed < bytes && budget-- > 0 && (e = list.headLocked()) != null) {
       list.unlinkLocked(e);
@@ -418,6 +419,9 @@ public final class LruBlockCache implements BlockCache {
         freed += e.heapSize(HeapBlock.LRU_ENTRY_OVERHEAD);
       }
       fileChains.dropLocked(e);
+      if (++evicted % ListLock.CHUNK == 0) {
+        listLock.letSpinnersInLocked();
+      }
     }
     return freed;
   }
