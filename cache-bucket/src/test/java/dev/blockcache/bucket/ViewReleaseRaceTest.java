@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.blockcache.api.BlockCategory;
 import dev.blockcache.api.BlockKey;
-import dev.blockcache.api.CacheOptions;
 import dev.blockcache.api.ReadOptions;
 import dev.blockcache.bucket.engine.HeapIoEngine;
 import dev.blockcache.testing.Blocks;
@@ -32,12 +31,7 @@ class ViewReleaseRaceTest {
   private static final long CAPACITY = 1024;
 
   private static void put(BucketCache cache, BlockKey key) {
-    ByteBuf source = Blocks.payload(key, LENGTH);
-    try {
-      cache.cacheBlock(key, source, CacheOptions.of(BlockCategory.DATA));
-    } finally {
-      source.release();
-    }
+    Blocks.cachePayload(cache, key, LENGTH);
     BucketCaches.drain(cache);
   }
 

@@ -2,7 +2,11 @@ package dev.blockcache.testing;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.blockcache.api.BlockCache;
+import dev.blockcache.api.BlockCategory;
 import dev.blockcache.api.BlockKey;
+import dev.blockcache.api.CacheOptions;
+import dev.blockcache.api.CacheResult;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 
@@ -24,6 +28,19 @@ public final class Blocks {
     }
     // One bulk write: at PARANOID the leak detector records a stack trace on every access of a pooled buffer.
     return ByteBufAllocator.DEFAULT.directBuffer(length, length).writeBytes(bytes);
+  }
+
+  /**
+   * Caches {@code key}'s payload of {@code length} bytes as a data block with {@code cacheBlock} (a copy) and releases
+   * the source; the cache owns what it keeps.
+   */
+  public static CacheResult cachePayload(BlockCache cache, BlockKey key, int length) {
+    ByteBuf source = payload(key, length);
+    try {
+      return cache.cacheBlock(key, source, CacheOptions.of(BlockCategory.DATA));
+    } finally {
+      source.release();
+    }
   }
 
   /** The byte at {@code index} of {@code key}'s payload of {@code length} bytes. */

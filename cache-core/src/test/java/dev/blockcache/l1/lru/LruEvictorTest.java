@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.blockcache.api.BlockCategory;
 import dev.blockcache.api.BlockKey;
-import dev.blockcache.api.CacheOptions;
 import dev.blockcache.api.CachePriority;
 import dev.blockcache.api.ReadOptions;
 import dev.blockcache.buffer.HeapBlock;
@@ -27,12 +26,7 @@ class LruEvictorTest {
   private static final Duration DEADLINE = Duration.ofSeconds(10);
 
   private static void put(LruBlockCache cache, BlockKey key) {
-    ByteBuf source = Blocks.payload(key, BLOCK);
-    try {
-      cache.cacheBlock(key, source, CacheOptions.of(BlockCategory.DATA));
-    } finally {
-      source.release();
-    }
+    Blocks.cachePayload(cache, key, BLOCK);
   }
 
   /** Inserts until the cache is past its acceptable size, then waits for the pass that brings it back. */
