@@ -21,8 +21,6 @@ import dev.blockcache.stats.StatsRecorder;
 import io.netty.buffer.ByteBuf;
 import java.util.Objects;
 import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * An on-heap block cache with HBase's LruBlockCache semantics: single, multi and memory priorities with configurable
@@ -66,8 +64,8 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>Thread-safety: safe for concurrent use. Gets are lock-free; inserts, removals and eviction passes write the
  * table and link and unlink entries under one list lock ({@link ListLock}), which gets never take and which a pass
- * opens every few evictions to an insert spinning for it. Accounting (sizes, counts) is atomic and done outside the
- * lock; no other lock is taken while it is held.
+ * opens every few evictions to an insert spinning for it. Accounting ({@link LruAccounts}) is atomic and done
+ * outside the lock; no other lock is taken while it is held.
  */
 public final class LruBlockCache implements BlockCache {
   private static final int SINGLE = CachePriority.SINGLE.ordinal();
@@ -81,9 +79,7 @@ public final class LruBlockCache implements BlockCache {
   /** The index; written under listLock, read without it. */
   private final EntryTable table;
   private final StatsRecorder stats = new StatsRecorder();
-  private final AtomicLong size = new AtomicLong();
-  private final PrioritySizes prioritySizes = new PrioritySizes();
-  private final LongAdder[] blockCounts = new LongAdder[BlockCategory.COUNT];
+  private final LruAccounts accounts = new LruAccounts();
   private final ListLock listLock = new ListLock();
   /** One list per priority, indexed by ordinal. Guarded by listLock. */
   private final ClockList[] lists = {new ClockList(SINGLE), new ClockList(MULTI), new ClockList(MEMORY)};
@@ -101,9 +97,6 @@ public final class LruBlockCache implements BlockCache {
     this.hardLimit = config.hardLimit();
     long expectedBlocks = Math.max(16, capacity / (config.minBlockSize() + HeapBlock.LRU_ENTRY_OVERHEAD));
     this.table = new EntryTable((int) Math.min(1 << 24, expectedBlocks));
-    for (int i = 0; i < blockCounts.length; i++) {
-      blockCounts[i] = new LongAdder();
-    }
   }
 
   /** The decimal a float factor was written as (0.95f is 0.949999988 as a double; 0.95 is meant). */
@@ -175,13 +168,13 @@ public final class LruBlockCache implements BlockCache {
       return CacheResult.ALREADY_CACHED;
     }
     long expected = (long) block.readableBytes() + HeapBlock.LRU_ENTRY_OVERHEAD;
-    if (size.get() + expected > hardLimit && !fitsAfterEviction(expected)) {
+    if (accounts.size() + expected > hardLimit && !fitsAfterEviction(expected)) {
       return CacheResult.OVER_CAPACITY;
     }
     LruEntry entry = new LruEntry(key, insert.heapBlock(block, options.category()), options.priority());
     long heapSize = entry.heapSize(HeapBlock.LRU_ENTRY_OVERHEAD);
     int priority = options.priority().ordinal();
-    account(priority, options.category(), heapSize, 1);
+    accounts.add(priority, options.category(), heapSize, 1);
     LruEntry raced;
     listLock.lockSpinning();
     try {
@@ -194,11 +187,11 @@ public final class LruBlockCache implements BlockCache {
       listLock.unlock();
     }
     if (raced != null) {
-      account(priority, options.category(), -heapSize, -1);
+      accounts.add(priority, options.category(), -heapSize, -1);
       access(raced);
       return CacheResult.ALREADY_CACHED;
     }
-    if (size.get() > acceptableSize) {
+    if (accounts.size() > acceptableSize) {
       evictSoon();
     }
     return CacheResult.CACHED;
@@ -276,7 +269,7 @@ public final class LruBlockCache implements BlockCache {
   /** Records an access to {@code entry} for the policy: its reference bit, and its promotion on a first access. */
   private void access(LruEntry entry) {
     if (entry.recordHit()) {
-      prioritySizes.promote(entry.heapSize(HeapBlock.LRU_ENTRY_OVERHEAD));
+      accounts.promote(entry.heapSize(HeapBlock.LRU_ENTRY_OVERHEAD));
     }
   }
 
@@ -336,7 +329,7 @@ public final class LruBlockCache implements BlockCache {
    * block (a cache sized for a few blocks) from refusing every insert, where a normal pass would free nothing.
    */
   private boolean fitsAfterEviction(long heapSize) {
-    if (evictor.isStarted() && size.get() > acceptableSize) {
+    if (evictor.isStarted() && accounts.size() > acceptableSize) {
       evictor.requestNow();
       return false;
     }
@@ -347,7 +340,7 @@ public final class LruBlockCache implements BlockCache {
     } finally {
       listLock.unlock();
     }
-    return size.get() + heapSize <= hardLimit;
+    return accounts.size() + heapSize <= hardLimit;
   }
 
   private void evictSoon() {
@@ -360,13 +353,13 @@ public final class LruBlockCache implements BlockCache {
 
   /** If the size is above {@code trigger}, frees down to {@code target}, split between priorities by their shares. */
   private void evictLocked(long trigger, long target) {
-    long current = size.get();
+    long current = accounts.size();
     if (current <= trigger || closed) {
       return;
     }
     stats.evictionRun();
     long floor = Math.max(0, target);
-    long[] sizes = {prioritySizes.of(SINGLE), prioritySizes.of(MULTI), prioritySizes.of(MEMORY)};
+    long[] sizes = accounts.prioritySizes();
     long[] targets = {
         (long) (floor * decimal(config.singlePercentage())),
         (long) (floor * decimal(config.multiPercentage())),
@@ -432,7 +425,7 @@ public final class LruBlockCache implements BlockCache {
     if (left == LruEntry.REMOVED) {
       return false;
     }
-    account(left, entry.category(), -entry.heapSize(HeapBlock.LRU_ENTRY_OVERHEAD), -1);
+    accounts.add(left, entry.category(), -entry.heapSize(HeapBlock.LRU_ENTRY_OVERHEAD), -1);
     return true;
   }
 
@@ -443,24 +436,14 @@ public final class LruBlockCache implements BlockCache {
     fileChains.dropLocked(entry);
   }
 
-  private void account(int priority, BlockCategory category, long heapSize, int blocks) {
-    size.addAndGet(heapSize);
-    prioritySizes.add(priority, heapSize);
-    blockCounts[category.ordinal()].add(blocks);
-  }
-
   /** Bytes accounted to {@code priority} now (block bytes plus overhead). */
   public long prioritySize(CachePriority priority) {
-    return prioritySizes.of(priority.ordinal());
+    return accounts.prioritySize(priority.ordinal());
   }
 
   @Override
   public CacheStats stats() {
-    long[] counts = new long[BlockCategory.COUNT];
-    for (int i = 0; i < counts.length; i++) {
-      counts[i] = blockCounts[i].sum();
-    }
-    return stats.snapshot(config.capacity(), size.get(), counts);
+    return stats.snapshot(config.capacity(), accounts.size(), accounts.blockCounts());
   }
 
   @Override
@@ -470,7 +453,7 @@ public final class LruBlockCache implements BlockCache {
 
   @Override
   public long size() {
-    return size.get();
+    return accounts.size();
   }
 
   @Override

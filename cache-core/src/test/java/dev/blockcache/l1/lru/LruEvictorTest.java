@@ -14,11 +14,14 @@ import io.netty.buffer.ByteBuf;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
- * A started LRU's eviction thread with real threads: passes requested while it lingers after a pass and after it
- * parked both run, and passes that open the list lock to concurrent inserts keep the accounts exact.
+ * The LRU's eviction thread with real threads: passes requested while it lingers after a pass and after it parked
+ * both run, and a started cache's passes that open the list lock to concurrent inserts keep the accounts exact.
  */
 class LruEvictorTest {
   private static final int BLOCK = 4096;
@@ -29,38 +32,55 @@ class LruEvictorTest {
     Blocks.cachePayload(cache, key, BLOCK);
   }
 
-  /** Inserts until the cache is past its acceptable size, then waits for the pass that brings it back. */
-  private static void overflowAndAwaitPass(LruBlockCache cache, String file) throws InterruptedException {
-    long runs = cache.stats().evictionRunCount();
-    for (int i = 0; cache.size() <= cache.config().acceptableSize(); i++) {
-      put(cache, BlockKey.of(file, (long) i * BLOCK));
-    }
+  /** An evictor whose passes release one permit of {@code passes} each, started on a thread kept in {@code thread}. */
+  private static LruEvictor started(Semaphore passes, AtomicReference<Thread> thread) {
+    LruEvictor evictor = new LruEvictor(passes::release);
+    evictor.start(r -> {
+      Thread t = new Thread(r, "lru-evictor-test");
+      thread.set(t);
+      return t;
+    });
+    return evictor;
+  }
+
+  /** Requests a pass and waits for it to run. */
+  private static void requestAndAwaitPass(LruEvictor evictor, Semaphore passes, String when) throws Exception {
+    evictor.request();
+    assertTrue(passes.tryAcquire(DEADLINE.toMillis(), TimeUnit.MILLISECONDS), "no pass ran for the request " + when);
+  }
+
+  /** Waits until {@code thread} is parked with no time limit: the evictor is idle, done lingering. */
+  private static void awaitParkedUntilWoken(Thread thread) {
     long deadline = System.nanoTime() + DEADLINE.toNanos();
-    while ((cache.stats().evictionRunCount() == runs || cache.size() > cache.config().acceptableSize())
-        && System.nanoTime() < deadline) {
-      Thread.sleep(1);
+    while (thread.getState() != Thread.State.WAITING && System.nanoTime() < deadline) {
+      Thread.onSpinWait();
     }
-    assertTrue(cache.stats().evictionRunCount() > runs, "no pass ran for the request of " + file);
-    assertTrue(cache.size() <= cache.config().acceptableSize(), "size " + cache.size() + " after the pass");
+    assertEquals(Thread.State.WAITING, thread.getState(), "the evictor never parked until woken");
   }
 
   @Test
   void aPassRequestedWhileTheEvictorLingersRuns() throws Exception {
-    try (LruBlockCache cache = new LruBlockCache(LruConfig.builder(100 * ENTRY).build())) {
-      cache.start();
-      overflowAndAwaitPass(cache, "first");
-      overflowAndAwaitPass(cache, "second");
+    Semaphore passes = new Semaphore(0);
+    LruEvictor evictor = started(passes, new AtomicReference<>());
+    try {
+      requestAndAwaitPass(evictor, passes, "before the first pass");
+      requestAndAwaitPass(evictor, passes, "right after a pass");
+    } finally {
+      evictor.stop();
     }
   }
 
   @Test
   void aPassRequestedAfterTheEvictorParkedRuns() throws Exception {
-    try (LruBlockCache cache = new LruBlockCache(LruConfig.builder(100 * ENTRY).build())) {
-      cache.start();
-      overflowAndAwaitPass(cache, "first");
-      long lingering = LruEvictor.REST_NANOS * LruEvictor.LINGER_RESTS;
-      Thread.sleep(Duration.ofNanos(lingering).toMillis() * 20 + 20);
-      overflowAndAwaitPass(cache, "second");
+    Semaphore passes = new Semaphore(0);
+    AtomicReference<Thread> thread = new AtomicReference<>();
+    LruEvictor evictor = started(passes, thread);
+    try {
+      requestAndAwaitPass(evictor, passes, "before the first pass");
+      awaitParkedUntilWoken(thread.get());
+      requestAndAwaitPass(evictor, passes, "after the evictor parked");
+    } finally {
+      evictor.stop();
     }
   }
 
