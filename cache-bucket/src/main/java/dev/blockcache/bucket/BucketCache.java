@@ -302,6 +302,13 @@ public final class BucketCache implements BlockCache {
     return getBlock(key.file(), key.offset(), key.fileHash(), key.hash64(), options);
   }
 
+  /** {@inheritDoc} Allocates only what {@link #getBlock(BlockKey, ReadOptions)} hands out, and takes no key. */
+  @Override
+  public ByteBuf getBlock(BlockFile file, long offset, ReadOptions options) {
+    Objects.requireNonNull(file, "file");
+    return getBlock(file.name(), offset, file.fileHash(), file.blockHash64(offset), options);
+  }
+
   /** {@link #getBlock(BlockKey, ReadOptions)} of the key made of its parts. */
   private ByteBuf getBlock(String file, long offset, long fileHash, long hash64, ReadOptions options) {
     Objects.requireNonNull(options, "options");

@@ -68,6 +68,22 @@ public interface BlockCache extends AutoCloseable {
   ByteBuf getBlock(BlockKey key, ReadOptions options);
 
   /**
+   * {@link #getBlock(BlockKey, ReadOptions)} of the block at {@code offset} in {@code file}, without a key: looked up
+   * and counted as that get does with {@code file.block(offset)}. A caller that keeps one {@link BlockFile} per open
+   * file gets blocks this way with nothing allocated but what the cache hands out, whatever the JIT inlines: a key
+   * built per lookup is allocated wherever the method it is passed to is not inlined into the caller.
+   *
+   * <p>This default is {@code getBlock(file.block(offset), options)}; the L1 and L2 caches override it with a path
+   * that builds no key.
+   *
+   * @return the block, of which the caller owns one reference and must release it; or {@code null} on a miss
+   * @throws IllegalArgumentException if {@code offset} is negative
+   */
+  default ByteBuf getBlock(BlockFile file, long offset, ReadOptions options) {
+    return getBlock(Objects.requireNonNull(file, "file").block(offset), options);
+  }
+
+  /**
    * Looks {@code key} up, counted as {@link #getBlock} counts it, and on a hit lends the block to {@code reader} for
    * the duration of that call: the cache keeps ownership and releases the block when the reader returns, so the caller
    * releases nothing. The block is valid only inside {@link BlockReader#read}; retaining or releasing it there, or

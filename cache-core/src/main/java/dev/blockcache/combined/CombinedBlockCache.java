@@ -76,6 +76,12 @@ public final class CombinedBlockCache implements BlockCache {
     return tierOf(Objects.requireNonNull(options, "options").category()).getBlock(key, options);
   }
 
+  /** Looks in the tier of {@code options.category()} only, with that tier's own get by handle. */
+  @Override
+  public ByteBuf getBlock(BlockFile file, long offset, ReadOptions options) {
+    return tierOf(Objects.requireNonNull(options, "options").category()).getBlock(file, offset, options);
+  }
+
   /** Reads through the tier of {@code options.category()} only, with that tier's own scoped read. */
   @Override
   public boolean read(BlockKey key, ReadOptions options, BlockReader reader) {

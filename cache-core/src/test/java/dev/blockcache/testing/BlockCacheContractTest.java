@@ -101,19 +101,21 @@ public abstract class BlockCacheContractTest {
     return put(key, length, CacheOptions.of(BlockCategory.INDEX));
   }
 
-  @Test
-  void missReturnsNullAndCountsAMiss() {
-    assertNull(cache.getBlock(key("f", 0), ReadOptions.of(BlockCategory.INDEX)));
+  @ParameterizedTest
+  @EnumSource(LookupBy.class)
+  void missReturnsNullAndCountsAMiss(LookupBy by) {
+    assertNull(by.get(cache, key("f", 0), ReadOptions.of(BlockCategory.INDEX)));
     CacheStats stats = cache.stats();
     assertEquals(1, stats.missCount(BlockCategory.INDEX));
     assertEquals(0, stats.hitCount());
   }
 
-  @Test
-  void getReturnsTheCachedBytesWithOneReferenceOwnedByTheCaller() {
+  @ParameterizedTest
+  @EnumSource(LookupBy.class)
+  void getReturnsTheCachedBytesWithOneReferenceOwnedByTheCaller(LookupBy by) {
     BlockKey key = key("f", 4096);
     assertEquals(CacheResult.CACHED, put(key, 4096));
-    ByteBuf block = cache.getBlock(key, ReadOptions.of(BlockCategory.INDEX));
+    ByteBuf block = by.get(cache, key, ReadOptions.of(BlockCategory.INDEX));
     assertNotNull(block);
     assertEquals(1, block.refCnt());
     Blocks.verify(key, 4096, block);
@@ -124,8 +126,8 @@ public abstract class BlockCacheContractTest {
   }
 
   @ParameterizedTest
-  @EnumSource(ReadBy.class)
-  void scopedReadLendsTheCachedBytesAndCountsAHit(ReadBy by) {
+  @EnumSource(LookupBy.class)
+  void scopedReadLendsTheCachedBytesAndCountsAHit(LookupBy by) {
     BlockKey key = key("f", 4096);
     assertEquals(CacheResult.CACHED, put(key, 4096));
     settle(cache);
@@ -143,8 +145,8 @@ public abstract class BlockCacheContractTest {
   }
 
   @ParameterizedTest
-  @EnumSource(ReadBy.class)
-  void aBlockKeptPastItsScopedReadThrowsOnEveryAccess(ReadBy by) {
+  @EnumSource(LookupBy.class)
+  void aBlockKeptPastItsScopedReadThrowsOnEveryAccess(LookupBy by) {
     BlockKey key = key("f", 0);
     assertEquals(CacheResult.CACHED, put(key, 1000));
     settle(cache);
@@ -166,8 +168,8 @@ public abstract class BlockCacheContractTest {
   }
 
   @ParameterizedTest
-  @EnumSource(ReadBy.class)
-  void aScopedReaderCannotRetainOrReleaseItsBlock(ReadBy by) {
+  @EnumSource(LookupBy.class)
+  void aScopedReaderCannotRetainOrReleaseItsBlock(LookupBy by) {
     BlockKey key = key("f", 0);
     assertEquals(CacheResult.CACHED, put(key, 1000));
     settle(cache);
@@ -180,8 +182,8 @@ public abstract class BlockCacheContractTest {
   }
 
   @ParameterizedTest
-  @EnumSource(ReadBy.class)
-  void aScopedReadNestedInAReaderGetsItsOwnBlock(ReadBy by) {
+  @EnumSource(LookupBy.class)
+  void aScopedReadNestedInAReaderGetsItsOwnBlock(LookupBy by) {
     BlockKey outer = key("f", 0);
     BlockKey inner = key("g", 0);
     assertEquals(CacheResult.CACHED, put(outer, 300));
@@ -200,8 +202,8 @@ public abstract class BlockCacheContractTest {
   }
 
   @ParameterizedTest
-  @EnumSource(ReadBy.class)
-  void anExceptionFromAScopedReaderReachesTheCallerAndLeaksNothing(ReadBy by) {
+  @EnumSource(LookupBy.class)
+  void anExceptionFromAScopedReaderReachesTheCallerAndLeaksNothing(LookupBy by) {
     BlockKey key = key("f", 0);
     assertEquals(CacheResult.CACHED, put(key, 100));
     settle(cache);

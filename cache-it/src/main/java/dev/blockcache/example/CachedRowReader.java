@@ -98,12 +98,12 @@ public final class CachedRowReader implements AutoCloseable {
    * cache. The caller owns one reference of the returned block and releases it.
    */
   ByteBuf block(long offset, int length, BlockType type) throws IOException {
-    BlockKey key = handle.block(offset);                       // per lookup; equal to BlockKey.of(file, offset)
-    ByteBuf cached = cache.getBlock(key, ReadOptions.of(type));
+    ByteBuf cached = cache.getBlock(handle, offset, ReadOptions.of(type)); // no key built
     if (cached != null) {
       return cached;                                           // a read-only view; the caller releases it
     }
     ByteBuf read = readFromFile(offset, length);               // a miss: your buffer, your reference
+    BlockKey key = handle.block(offset);                       // equal to BlockKey.of(file, offset)
     cache.handOver(key, read.retain(), CacheOptions.of(type)); // one reference is the cache's: no copy in the L1
     return read;                                               // yours to release; nobody writes to it again
   }

@@ -210,6 +210,13 @@ public final class LruBlockCache implements BlockCache {
     return getBlock(key.file(), key.offset(), key.hash64(), options);
   }
 
+  /** {@inheritDoc} Allocates only the view, and takes no key. */
+  @Override
+  public ByteBuf getBlock(BlockFile file, long offset, ReadOptions options) {
+    Objects.requireNonNull(file, "file");
+    return getBlock(file.name(), offset, file.blockHash64(offset), options);
+  }
+
   /** {@link #getBlock(BlockKey, ReadOptions)} of the key made of {@code file}, {@code offset} and {@code hash64}. */
   private ByteBuf getBlock(String file, long offset, long hash64, ReadOptions options) {
     EntryTable.Slots slots = table.slots();

@@ -259,6 +259,12 @@ public final class TinyLfuBlockCache implements BlockCache {
     return getBlock(LookupKey.of(key), options);
   }
 
+  /** {@inheritDoc} Allocates only the view: the lookup goes through this thread's {@link LookupKey}. */
+  @Override
+  public ByteBuf getBlock(BlockFile file, long offset, ReadOptions options) {
+    return getBlock(LookupKey.of(file, offset), options);
+  }
+
   private ByteBuf getBlock(LookupKey key, ReadOptions options) {
     Object bytes = hit(key, options);
     if (bytes == null) {

@@ -28,9 +28,9 @@ import org.openjdk.jmh.annotations.Threads;
  *       walks the array from its own start with an index increment, so the hot loop pays no random-number cost.
  *       Each get comes by its key as {@link #keySource} says: {@link KeySource#PER_LOOKUP} builds it from the file's
  *       shared name {@code String} and the offset (HBase: {@code new BlockCacheKey(name, offset, true, DATA)}, ours:
- *       {@code BlockKey.of(name, offset)}), {@link KeySource#FILE_HANDLE} from a per-file handle (ours:
- *       {@code BlockKey.file(name).block(offset)}), {@link KeySource#PREBUILT} takes it from an array (no reader
- *       pays that; a reference row).</li>
+ *       {@code BlockKey.of(name, offset)}), {@link KeySource#FILE_HANDLE} by a per-file handle (ours:
+ *       {@code getBlock(handle, offset, options)}, no key), {@link KeySource#PREBUILT} takes it from an array (no
+ *       reader pays that; a reference row).</li>
  *   <li><b>Per get</b>: the competitor's get, the block's first, middle and last byte read ({@link ThreeBytes}), and
  *       the reference the get handed out released per the competitor's contract (ours: {@code ByteBuf.release()};
  *       HBase: {@code getBufferWithoutHeader()} read, then {@code Cacheable.release()} of the reference

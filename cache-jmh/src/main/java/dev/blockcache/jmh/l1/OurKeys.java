@@ -31,7 +31,7 @@ public final class OurKeys {
     }
   }
 
-  /** Whether gets come by the file's handle ({@link KeySource#FILE_HANDLE}): a scoped read then builds no key. */
+  /** Whether gets come by the file's handle ({@link KeySource#FILE_HANDLE}): they then build no key. */
   public boolean byHandle() {
     return source == KeySource.FILE_HANDLE;
   }

@@ -73,7 +73,8 @@ final class OursAdapter implements L1Adapter {
       }
       return reader.last;
     }
-    ByteBuf block = cache.getBlock(keys.key(i), READ);
+    ByteBuf block = keys.byHandle() ? cache.getBlock(keys.file(i), keys.offset(i), READ)
+        : cache.getBlock(keys.key(i), READ);
     if (block == null) {
       throw L1Adapter.miss(name, i);
     }

@@ -27,6 +27,8 @@ import org.openjdk.jmh.annotations.Threads;
  *       that each thread walks from its own start. Each get comes by its key as {@link #keySource} says:
  *       {@link KeySource#PER_LOOKUP} (the default row) builds it from the file's shared name {@code String} and the
  *       offset, as a storage engine's reader does (ours {@code BlockKey.of}, HBase {@code new BlockCacheKey}),
+ *       {@link KeySource#FILE_HANDLE} gets by a per-file handle and the offset (ours:
+ *       {@code getBlock(handle, offset, options)}, no key; HBase and the floors build the key from the name),
  *       {@link KeySource#PREBUILT} takes it from an array built before measuring (a reference row).</li>
  *   <li><b>Per get</b>: the competitor's get, the block's first, middle and last byte read (ours from the view,
  *       HBase through {@code getBufferWithoutHeader()}, as its scanner reads a block), and the reference the get
@@ -58,7 +60,7 @@ public class L2GetBenchmark extends BenchmarkDefaults {
   @Param({"4096", "65536"})
   public int blockSize;
 
-  @Param({"PER_LOOKUP", "PREBUILT"})
+  @Param({"PER_LOOKUP", "FILE_HANDLE", "PREBUILT"})
   public KeySource keySource;
 
   private L2Adapter cache;

@@ -128,7 +128,8 @@ final class OursBucketAdapter implements L2Adapter {
 
   @Override
   public int get(int i) {
-    ByteBuf block = cache.getBlock(lookups.key(i), READ);
+    ByteBuf block = lookups.byHandle() ? cache.getBlock(lookups.file(i), lookups.offset(i), READ)
+        : cache.getBlock(lookups.key(i), READ);
     if (block == null) {
       throw L2Adapter.miss(name, i);
     }

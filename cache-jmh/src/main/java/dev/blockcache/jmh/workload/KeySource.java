@@ -12,8 +12,9 @@ public enum KeySource {
    */
   PER_LOOKUP,
   /**
-   * Built per lookup from a per-file handle made once when the file was opened (ours: {@code BlockKey.file(name)
-   * .block(offset)}); competitors without such a handle build it from the name, as {@link #PER_LOOKUP}.
+   * By a per-file handle made once when the file was opened (ours: {@code BlockKey.file(name)}, then a get or scoped
+   * read by the handle and the offset, which builds no key); competitors without such a handle build the key from the
+   * name, as {@link #PER_LOOKUP}.
    */
   FILE_HANDLE,
   /** Looked up from an array of keys built before measurement: what no reader pays, kept as a reference row. */
