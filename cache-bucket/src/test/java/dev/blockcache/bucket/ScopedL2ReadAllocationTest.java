@@ -10,6 +10,7 @@ import dev.blockcache.api.BlockReader;
 import dev.blockcache.api.CacheOptions;
 import dev.blockcache.api.CacheResult;
 import dev.blockcache.api.ReadOptions;
+import dev.blockcache.testing.HandleGets;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.lang.management.ManagementFactory;
@@ -63,27 +64,12 @@ class ScopedL2ReadAllocationTest {
       readAll(cache, file, options, reader);
       allocated = threads.getCurrentThreadAllocatedBytes() - before;
       assertTrue(allocated < 4096, allocated + " bytes allocated by " + READS + " scoped reads by handle");
-      long sum = getAll(cache, file, options); // warm up
-      before = threads.getCurrentThreadAllocatedBytes();
-      sum += getAll(cache, file, options);
-      allocated = threads.getCurrentThreadAllocatedBytes() - before;
+      allocated = HandleGets.bytesAllocatedByGets(cache, file, BLOCKS, READS, options);
       // The slot's view (64 bytes) per get; a key would add 40 more.
       assertTrue(allocated < READS * 64L + 4096, allocated + " bytes allocated by " + READS + " gets by handle");
-      assertEquals(0, sum);
     } finally {
       cache.close();
     }
-  }
-
-  /** {@link #READS} gets by {@code file}'s handle, each block's three bytes read and the view released. */
-  private static long getAll(BucketCache cache, BlockFile file, ReadOptions options) {
-    long sum = 0;
-    for (int i = 0; i < READS; i++) {
-      ByteBuf block = cache.getBlock(file, (i % BLOCKS) * 4096L, options);
-      sum += block.getByte(0) + block.getByte(block.capacity() / 2) + block.getByte(block.capacity() - 1);
-      block.release();
-    }
-    return sum;
   }
 
   private static void readAll(BucketCache cache, BlockKey[] keys, ReadOptions options, ThreeBytes reader) {

@@ -15,9 +15,9 @@ import dev.blockcache.config.LruConfig;
 import dev.blockcache.config.TinyLfuConfig;
 import dev.blockcache.l1.lru.LruBlockCache;
 import dev.blockcache.l1.tinylfu.TinyLfuBlockCache;
+import dev.blockcache.testing.HandleGets;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.netty.util.ResourceLeakDetector;
 import java.lang.management.ManagementFactory;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
@@ -83,16 +83,7 @@ class ScopedReadAllocationTest {
   @MethodSource("l1Caches")
   void aScopedReadByFileHandleAllocatesNothing(Supplier<BlockCache> factory) {
     try (BlockCache cache = factory.get()) {
-      BlockFile file = BlockKey.file("0123456789abcdef0123456789abcdef");
-      for (int i = 0; i < BLOCKS; i++) {
-        ByteBuf block = Unpooled.wrappedBuffer(new byte[4096]);
-        try {
-          assertEquals(CacheResult.CACHED, cache.cacheBlock(file.block(i * 4096L), block,
-              CacheOptions.of(BlockCategory.DATA)));
-        } finally {
-          block.release();
-        }
-      }
+      BlockFile file = cachedFile(cache);
       ReadOptions options = ReadOptions.of(BlockCategory.DATA);
       ThreeBytes reader = new ThreeBytes();
       readAll(cache, file, options, reader);
@@ -108,47 +99,19 @@ class ScopedReadAllocationTest {
   @MethodSource("l1Caches")
   void aGetByFileHandleAllocatesAtMostItsView(Supplier<BlockCache> factory) {
     try (BlockCache cache = factory.get()) {
-      BlockFile file = BlockKey.file("0123456789abcdef0123456789abcdef");
-      for (int i = 0; i < BLOCKS; i++) {
-        ByteBuf block = Unpooled.wrappedBuffer(new byte[4096]);
-        try {
-          assertEquals(CacheResult.CACHED, cache.cacheBlock(file.block(i * 4096L), block,
-              CacheOptions.of(BlockCategory.DATA)));
-        } finally {
-          block.release();
-        }
-      }
+      BlockFile file = cachedFile(cache);
       ReadOptions options = ReadOptions.of(BlockCategory.DATA);
-      // The views a get hands out are tracked by the leak detector, which at PARANOID records a stack per view.
-      ResourceLeakDetector.Level level = ResourceLeakDetector.getLevel();
-      ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
-      long sum;
-      long allocated;
-      try {
-        sum = getAll(cache, file, options);
-        com.sun.management.ThreadMXBean threads =
-            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        long before = threads.getCurrentThreadAllocatedBytes();
-        sum += getAll(cache, file, options);
-        allocated = threads.getCurrentThreadAllocatedBytes() - before;
-      } finally {
-        ResourceLeakDetector.setLevel(level);
-      }
+      long allocated = HandleGets.bytesAllocatedByGets(cache, file, BLOCKS, READS, options);
       // The view (at most 64 bytes) where the JIT does not scalar-replace it; a key would add 40 more per get.
       assertTrue(allocated < READS * 64L + 4096, allocated + " bytes allocated by " + READS + " gets by handle");
-      assertEquals(0, sum);
     }
   }
 
-  /** {@link #READS} gets by {@code file}'s handle, each block's three bytes read and the view released. */
-  private static long getAll(BlockCache cache, BlockFile file, ReadOptions options) {
-    long sum = 0;
-    for (int i = 0; i < READS; i++) {
-      ByteBuf block = cache.getBlock(file, (i % BLOCKS) * 4096L, options);
-      sum += block.getByte(0) + block.getByte(block.capacity() / 2) + block.getByte(block.capacity() - 1);
-      block.release();
-    }
-    return sum;
+  /** A file's handle, with {@link #BLOCKS} of its blocks cached in {@code cache}. */
+  private static BlockFile cachedFile(BlockCache cache) {
+    BlockFile file = BlockKey.file("0123456789abcdef0123456789abcdef");
+    HandleGets.cacheBlocks(cache, file, BLOCKS);
+    return file;
   }
 
   private static void readAll(BlockCache cache, BlockKey[] keys, ReadOptions options, ThreeBytes reader) {
