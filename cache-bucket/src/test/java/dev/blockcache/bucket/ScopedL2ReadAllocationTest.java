@@ -1,18 +1,14 @@
 package dev.blockcache.bucket;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.blockcache.api.BlockCategory;
 import dev.blockcache.api.BlockFile;
 import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.BlockReader;
-import dev.blockcache.api.CacheOptions;
-import dev.blockcache.api.CacheResult;
 import dev.blockcache.api.ReadOptions;
 import dev.blockcache.testing.HandleGets;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import java.lang.management.ManagementFactory;
 import org.junit.jupiter.api.Test;
 
@@ -41,16 +37,7 @@ class ScopedL2ReadAllocationTest {
     cache.start();
     try {
       BlockFile file = BlockKey.file("0123456789abcdef0123456789abcdef");
-      BlockKey[] keys = new BlockKey[BLOCKS];
-      for (int i = 0; i < BLOCKS; i++) {
-        keys[i] = file.block(i * 4096L);
-        ByteBuf block = Unpooled.wrappedBuffer(new byte[4096]);
-        try {
-          assertEquals(CacheResult.CACHED, cache.cacheBlock(keys[i], block, CacheOptions.of(BlockCategory.DATA)));
-        } finally {
-          block.release();
-        }
-      }
+      BlockKey[] keys = HandleGets.cacheBlocks(cache, file, BLOCKS);
       ReadOptions options = ReadOptions.of(BlockCategory.DATA);
       ThreeBytes reader = new ThreeBytes();
       readAll(cache, keys, options, reader); // warm up

@@ -1,6 +1,5 @@
 package dev.blockcache.l1;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.blockcache.api.BlockCache;
@@ -8,8 +7,6 @@ import dev.blockcache.api.BlockCategory;
 import dev.blockcache.api.BlockFile;
 import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.BlockReader;
-import dev.blockcache.api.CacheOptions;
-import dev.blockcache.api.CacheResult;
 import dev.blockcache.api.ReadOptions;
 import dev.blockcache.config.LruConfig;
 import dev.blockcache.config.TinyLfuConfig;
@@ -17,7 +14,6 @@ import dev.blockcache.l1.lru.LruBlockCache;
 import dev.blockcache.l1.tinylfu.TinyLfuBlockCache;
 import dev.blockcache.testing.HandleGets;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import java.lang.management.ManagementFactory;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
@@ -57,16 +53,7 @@ class ScopedReadAllocationTest {
   void aScopedReadOfAnL1HitAllocatesNothing(Supplier<BlockCache> factory) {
     try (BlockCache cache = factory.get()) {
       BlockFile file = BlockKey.file("0123456789abcdef0123456789abcdef");
-      BlockKey[] keys = new BlockKey[BLOCKS];
-      for (int i = 0; i < BLOCKS; i++) {
-        keys[i] = file.block(i * 4096L);
-        ByteBuf block = Unpooled.wrappedBuffer(new byte[4096]);
-        try {
-          assertEquals(CacheResult.CACHED, cache.cacheBlock(keys[i], block, CacheOptions.of(BlockCategory.DATA)));
-        } finally {
-          block.release();
-        }
-      }
+      BlockKey[] keys = HandleGets.cacheBlocks(cache, file, BLOCKS);
       ReadOptions options = ReadOptions.of(BlockCategory.DATA);
       ThreeBytes reader = new ThreeBytes();
       readAll(cache, keys, options, reader); // warm up: first-touch allocations (thread-local view, striped buffers)

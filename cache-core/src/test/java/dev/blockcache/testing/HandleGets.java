@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.blockcache.api.BlockCache;
 import dev.blockcache.api.BlockCategory;
 import dev.blockcache.api.BlockFile;
+import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.CacheOptions;
 import dev.blockcache.api.CacheResult;
 import dev.blockcache.api.ReadOptions;
@@ -20,17 +21,23 @@ public final class HandleGets {
 
   private HandleGets() {}
 
-  /** Caches {@code blocks} zeroed data blocks of {@code file}, at offsets 0, {@link #BLOCK_SIZE}, ... */
-  public static void cacheBlocks(BlockCache cache, BlockFile file, int blocks) {
+  /**
+   * Caches {@code blocks} zeroed data blocks of {@code file}, at offsets 0, {@link #BLOCK_SIZE}, ...
+   *
+   * @return their keys, in offset order
+   */
+  public static BlockKey[] cacheBlocks(BlockCache cache, BlockFile file, int blocks) {
+    BlockKey[] keys = new BlockKey[blocks];
     for (int i = 0; i < blocks; i++) {
+      keys[i] = file.block((long) i * BLOCK_SIZE);
       ByteBuf block = Unpooled.wrappedBuffer(new byte[BLOCK_SIZE]);
       try {
-        assertEquals(CacheResult.CACHED, cache.cacheBlock(file.block((long) i * BLOCK_SIZE), block,
-            CacheOptions.of(BlockCategory.DATA)));
+        assertEquals(CacheResult.CACHED, cache.cacheBlock(keys[i], block, CacheOptions.of(BlockCategory.DATA)));
       } finally {
-        block.release();
+        block.release(); // cacheBlock copies: the caller's reference stays the caller's
       }
     }
+    return keys;
   }
 
   /**
@@ -58,9 +65,12 @@ public final class HandleGets {
   private static long sumThreeBytes(BlockCache cache, BlockFile file, int blocks, int gets, ReadOptions options) {
     long sum = 0;
     for (int i = 0; i < gets; i++) {
-      ByteBuf block = cache.getBlock(file, (long) (i % blocks) * BLOCK_SIZE, options);
-      sum += block.getByte(0) + block.getByte(block.capacity() / 2) + block.getByte(block.capacity() - 1);
-      block.release();
+      ByteBuf block = cache.getBlock(file, (long) (i % blocks) * BLOCK_SIZE, options); // ours to release
+      try {
+        sum += block.getByte(0) + block.getByte(block.capacity() / 2) + block.getByte(block.capacity() - 1);
+      } finally {
+        block.release();
+      }
     }
     return sum;
   }
