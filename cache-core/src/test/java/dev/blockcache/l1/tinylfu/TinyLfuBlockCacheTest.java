@@ -1,6 +1,7 @@
 package dev.blockcache.l1.tinylfu;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.blockcache.api.BlockCategory;
@@ -11,7 +12,13 @@ import dev.blockcache.config.TinyLfuConfig;
 import dev.blockcache.l1.Insert;
 import dev.blockcache.testing.Blocks;
 import io.netty.buffer.ByteBuf;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -45,6 +52,74 @@ class TinyLfuBlockCacheTest {
       List<BlockKey> after = cache.coldest(3);
       assertTrue(after.indexOf(b) < after.indexOf(a), "re-caching a did not count as a read: " + after);
       assertEquals(0, cache.stats().hitCount(), "a read for the policy, not a hit");
+    }
+  }
+  /**
+   * Two threads insert (one copying, one handing over) into a started cache of 64 blocks while a third evicts single
+   * blocks and whole files: blocks are evicted by the maintenance thread, by {@code evictBlock} and by evict-by-file,
+   * some of them between their publication and their linking into their file's chain. Afterwards the counts and the
+   * size must describe the map exactly: each block counted once, and uncounted once when it left.
+   */
+  @Test
+  void countsAndSizeMatchTheMapAfterRacingInsertsAndRemovals() throws Exception {
+    int files = 8;
+    int blocksPerThread = 30_000;
+    long weight;
+    try (TinyLfuBlockCache one = new TinyLfuBlockCache(TinyLfuConfig.of(100 * 8192L, 65536, 4096))) {
+      put(one, BlockKey.of("w", 0), Insert.COPY);
+      put(one, BlockKey.of("w", 1), Insert.HAND_OVER);
+      weight = one.size() / 2;
+      assertEquals(2 * weight, one.size(), "both insert paths weigh a 4 KiB block alike");
+    }
+    try (TinyLfuBlockCache cache = new TinyLfuBlockCache(TinyLfuConfig.of(64 * weight, 65536, 4096)).start()) {
+      CountDownLatch go = new CountDownLatch(1);
+      AtomicBoolean inserting = new AtomicBoolean(true);
+      AtomicReference<Throwable> failure = new AtomicReference<>();
+      List<Thread> threads = new ArrayList<>();
+      for (Insert insert : Insert.values()) {
+        threads.add(new Thread(() -> {
+          try {
+            go.await();
+            for (int i = 0; i < blocksPerThread; i++) {
+              put(cache, BlockKey.of("f" + (i % files), (long) insert.ordinal() << 40 | i), insert);
+            }
+          } catch (Throwable t) {
+            failure.compareAndSet(null, t);
+          }
+        }));
+      }
+      Thread remover = new Thread(() -> {
+        SplittableRandom random = new SplittableRandom(19);
+        try {
+          go.await();
+          while (inserting.get()) {
+            int i = random.nextInt(blocksPerThread);
+            Insert insert = Insert.values()[random.nextInt(Insert.values().length)];
+            cache.evictBlock(BlockKey.of("f" + (i % files), (long) insert.ordinal() << 40 | i));
+            if (random.nextInt(64) == 0) {
+              cache.evictBlocksByFile("f" + random.nextInt(files));
+            }
+          }
+        } catch (Throwable t) {
+          failure.compareAndSet(null, t);
+        }
+      });
+      threads.forEach(Thread::start);
+      remover.start();
+      go.countDown();
+      for (Thread t : threads) {
+        t.join();
+      }
+      inserting.set(false);
+      remover.join();
+      assertNull(failure.get(), () -> "a thread failed: " + failure.get());
+      cache.cleanUp();
+      long blocks = cache.blockCount();
+      assertTrue(blocks <= 64, "blocks in the map: " + blocks);
+      assertEquals(blocks, cache.stats().blockCount(), "counted blocks against the map's");
+      assertEquals(blocks, cache.stats().blockCount(BlockCategory.DATA), "counted data blocks against the map's");
+      assertEquals(blocks * weight, cache.size(), "size against the map's blocks");
+      assertTrue(cache.stats().evictedBlockCount() > 0, "the maintenance thread evicted");
     }
   }
 }
