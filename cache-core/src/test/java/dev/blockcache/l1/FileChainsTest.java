@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.blockcache.api.BlockCategory;
 import dev.blockcache.api.BlockKey;
 import dev.blockcache.buffer.HeapBlock;
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -13,8 +14,15 @@ import org.junit.jupiter.api.Test;
 class FileChainsTest {
   private final FileChains chains = new FileChains();
 
+  /** A block of {@code file}; the copy is the block's own, the source is released here. */
   private static ChainedBlock block(String file, long offset) {
-    HeapBlock bytes = HeapBlock.copyOf(Unpooled.wrappedBuffer(new byte[16]), BlockCategory.DATA);
+    ByteBuf source = Unpooled.wrappedBuffer(new byte[16]);
+    HeapBlock bytes;
+    try {
+      bytes = HeapBlock.copyOf(source, BlockCategory.DATA);
+    } finally {
+      source.release();
+    }
     return new ChainedBlock(bytes) {
       @Override
       public String file() {
