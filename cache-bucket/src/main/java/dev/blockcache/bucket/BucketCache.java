@@ -1,5 +1,6 @@
 package dev.blockcache.bucket;
 
+import dev.blockcache.bucket.config.BucketCacheKeys;
 import dev.blockcache.api.BlockCache;
 import dev.blockcache.api.BlockFile;
 import dev.blockcache.api.BlockKey;
@@ -48,7 +49,7 @@ import java.util.function.LongSupplier;
  *       slot ({@link CopyPath}; {@code handOver} then releases the caller's buffer).</li>
  *   <li><b>Written.</b> A writer allocates a slot (evicting if needed, see {@link SpaceReclaimer}), writes header and
  *       block, maps the key to the slot in the index, then takes the block out of the RAM cache and drops its hold
- *       on the bytes (see {@link WaitingBlock}: a handed-over buffer is released once no get reads it).</li>
+ *       on the bytes (see {@code WaitingBlock}: a handed-over buffer is released once no get reads it).</li>
  *   <li><b>Read.</b> A get pins the slot and hands out a view; see {@link SlotReader}.</li>
  *   <li><b>Removed.</b> Eviction, {@code evictBlock}, {@code evictBlocksByFile} or {@code close} take the entry out of
  *       the index (exactly once: the index removes an entry once) and ask the pin table to free the slot.</li>
@@ -125,14 +126,32 @@ public final class BucketCache implements BlockCache {
     if (config.writerInline() && !registry.makesMemoryEngine(config.ioEngine())) {
       throw inlineNeedsMemory(config);
     }
-    return create(config, registry.create(config.ioEngine(), EngineGeometry.capacity(config),
-        EngineGeometry.segmentSize(config)));
+    IoEngine engine;
+    try {
+      engine = registry.create(config.ioEngine(), EngineGeometry.capacity(config), EngineGeometry.segmentSize(config));
+    } catch (ConfigException e) {
+      throw quotedAsWritten(e, config);
+    }
+    return create(config, engine);
+  }
+
+  /**
+   * {@code e} quoting the capacity as the user wrote it when it is about {@value BucketCacheKeys#SIZE}: an engine
+   * sees only the bytes the geometry rounded the capacity to.
+   */
+  private static ConfigException quotedAsWritten(ConfigException e, BucketCacheConfig config) {
+    if (!e.key().equals(BucketCacheKeys.SIZE)) {
+      return e;
+    }
+    ConfigException quoted = new ConfigException(e.key(), config.sizeAsWritten(), e.accepted());
+    quoted.initCause(e);
+    return quoted;
   }
 
   /**
    * A started cache over {@code engine}, which it owns and closes (also when this factory throws).
    *
-   * @throws ConfigException naming {@value BucketCacheConfig#WRITER_INLINE} when inline writes are asked for on an
+   * @throws ConfigException naming {@value BucketCacheKeys#WRITER_INLINE} when inline writes are asked for on an
    *     engine that is not memory
    */
   public static BucketCache create(BucketCacheConfig config, IoEngine engine) {
@@ -144,7 +163,7 @@ public final class BucketCache implements BlockCache {
   }
 
   private static ConfigException inlineNeedsMemory(BucketCacheConfig config) {
-    return new ConfigException(BucketCacheConfig.WRITER_INLINE, true, "true only with a memory engine such as heap or"
+    return new ConfigException(BucketCacheKeys.WRITER_INLINE, true, "true only with a memory engine such as heap or"
         + " offheap (" + config.ioEngine() + " is not one): other engines write on writer threads");
   }
 

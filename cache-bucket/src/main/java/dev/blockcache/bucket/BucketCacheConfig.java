@@ -1,5 +1,24 @@
 package dev.blockcache.bucket;
 
+import static dev.blockcache.bucket.config.BucketCacheKeys.ACCEPT_FACTOR;
+import static dev.blockcache.bucket.config.BucketCacheKeys.ADMISSION_WINDOW;
+import static dev.blockcache.bucket.config.BucketCacheKeys.ADMISSION_WINDOW_MAX;
+import static dev.blockcache.bucket.config.BucketCacheKeys.EVICTION_POLICY;
+import static dev.blockcache.bucket.config.BucketCacheKeys.EXTRA_FREE_FACTOR;
+import static dev.blockcache.bucket.config.BucketCacheKeys.IOENGINE;
+import static dev.blockcache.bucket.config.BucketCacheKeys.IO_ERRORS_TOLERATED_DURATION;
+import static dev.blockcache.bucket.config.BucketCacheKeys.MAX_WRITE_RATE;
+import static dev.blockcache.bucket.config.BucketCacheKeys.MEMORY_FACTOR;
+import static dev.blockcache.bucket.config.BucketCacheKeys.MIN_FACTOR;
+import static dev.blockcache.bucket.config.BucketCacheKeys.MULTI_FACTOR;
+import static dev.blockcache.bucket.config.BucketCacheKeys.PERSISTENT_PATH;
+import static dev.blockcache.bucket.config.BucketCacheKeys.PERSIST_INTERVAL;
+import static dev.blockcache.bucket.config.BucketCacheKeys.QUEUE_ADDITION_WAIT_TIME;
+import static dev.blockcache.bucket.config.BucketCacheKeys.SINGLE_FACTOR;
+import static dev.blockcache.bucket.config.BucketCacheKeys.WRITER_QUEUE_LENGTH;
+import static dev.blockcache.bucket.config.BucketCacheKeys.WRITER_THREADS;
+
+import dev.blockcache.bucket.config.BucketCacheKeys;
 import dev.blockcache.bucket.alloc.ItemSizes;
 import dev.blockcache.config.Checks;
 import dev.blockcache.config.ConfigException;
@@ -16,69 +35,17 @@ import dev.blockcache.config.ConfigException;
  * <p>Thread-safety: immutable.
  */
 public final class BucketCacheConfig {
-  public static final String IOENGINE = "hbase.bucketcache.ioengine";
-  public static final String SIZE = "hbase.bucketcache.size";
-  public static final String BUCKET_SIZES = "hbase.bucketcache.bucket.sizes";
-  public static final String WRITER_THREADS = "hbase.bucketcache.writer.threads";
-  public static final String WRITER_QUEUE_LENGTH = "hbase.bucketcache.writer.queuelength";
-  public static final String QUEUE_ADDITION_WAIT_TIME = "hbase.bucketcache.queue.addition.waittime";
-  public static final String ACCEPT_FACTOR = "hbase.bucketcache.acceptfactor";
-  public static final String MIN_FACTOR = "hbase.bucketcache.minfactor";
-  public static final String EXTRA_FREE_FACTOR = "hbase.bucketcache.extrafreefactor";
-  public static final String SINGLE_FACTOR = "hbase.bucketcache.single.factor";
-  public static final String MULTI_FACTOR = "hbase.bucketcache.multi.factor";
-  public static final String MEMORY_FACTOR = "hbase.bucketcache.memory.factor";
-  /** New key: return heap copies from gets instead of zero-copy views (the "copy" read path of HBASE-11425). */
-  public static final String COPY_ON_READ = "hbase.bucketcache.read.copy";
-  /**
-   * New key: on memory engines, {@code cacheBlock} writes the block into its slot on the calling thread instead of
-   * queueing it for a writer thread (one copy instead of two, no hand-off); a cache on an engine that is not
-   * {@link dev.blockcache.bucket.engine.IoEngine#isMemory() memory} refuses it.
-   */
-  public static final String WRITER_INLINE = "hbase.bucketcache.writer.inline";
-  /**
-   * New key: the L2 admission and eviction policy, {@code tinylfu} (the default: frequency-aware admission, a full
-   * cache) or {@code hbase} (HBase's BucketCache behaviour, to compare); see {@link L2Policy}.
-   */
-  public static final String EVICTION_POLICY = "hbase.bucketcache.eviction.policy";
-  /**
-   * New key: the most bytes per second the L2 writes (slot header and block), enforced at admission; 0 (the
-   * default) sets no bound. A block refused for it counts as not admitted, with that reason.
-   */
-  public static final String MAX_WRITE_RATE = "hbase.bucketcache.admission.max.write.rate";
-  /**
-   * New key: under tinylfu, the smallest share of the cached blocks kept in the admission window (admitted without a
-   * frequency test, judged when they leave it; see {@link FrequencyEviction}), where the window starts; 0 turns the
-   * window off and judges every block on arrival.
-   */
-  public static final String ADMISSION_WINDOW = "hbase.bucketcache.admission.window.factor";
   public static final float DEFAULT_ADMISSION_WINDOW = 0.01f;
-  /**
-   * New key: under tinylfu, the largest share of the cached blocks the admission window climbs to
-   * ({@link WindowClimber}); equal to {@value #ADMISSION_WINDOW} fixes the window's share.
-   */
-  public static final String ADMISSION_WINDOW_MAX = "hbase.bucketcache.admission.window.max.factor";
   public static final float DEFAULT_ADMISSION_WINDOW_MAX = 0.8f;
   /**
    * Largest window share either key accepts: 0.9 keeps a tenth of the cache for the blocks that won the frequency
    * test. The window is a bit of each index entry, so its share costs no heap.
    */
   public static final float MAX_ADMISSION_WINDOW = 0.9f;
-  /** New key: open {@code file:}/{@code files:} engines with O_DIRECT (4096-byte aligned IO, no page cache). */
-  public static final String FILE_DIRECT_IO = "hbase.bucketcache.file.directio";
-  /** New key: verify each block's CRC32C when it is read from a file engine (memory engines never check it). */
-  public static final String CHECKSUM_VERIFY = "hbase.bucketcache.checksum.verify";
-  /** HBase's key: IO errors sustained this long (ms) disable the L2. */
-  public static final String IO_ERRORS_TOLERATED_DURATION = "hbase.bucketcache.ioengine.errors.tolerated.duration";
   public static final long DEFAULT_IO_ERRORS_TOLERATED_DURATION_MS = 60_000;
-  /** Where the L2 index is checkpointed (unset: no persistence, cold start). */
-  public static final String PERSISTENT_PATH = "hbase.bucketcache.persistent.path";
-  /** Milliseconds between index checkpoints. */
-  public static final String PERSIST_INTERVAL = "hbase.bucketcache.persist.intervalinmillis";
   public static final long DEFAULT_PERSIST_INTERVAL_MS = 1000;
   /** Longest checkpoint period accepted: one day. */
   public static final long MAX_PERSIST_INTERVAL_MS = 86_400_000L;
-
   /** HBase's default item sizes: 4 KiB .. 512 KiB, each plus 1 KiB for the block header and slack. */
   public static final int[] DEFAULT_BUCKET_SIZES = {
       5 * 1024, 9 * 1024, 17 * 1024, 33 * 1024, 41 * 1024, 49 * 1024, 57 * 1024, 65 * 1024, 97 * 1024,
@@ -93,18 +60,13 @@ public final class BucketCacheConfig {
   public static final float DEFAULT_MULTI_FACTOR = 0.50f;
   public static final float DEFAULT_MEMORY_FACTOR = 0.25f;
 
-  /**
-   * Largest L2 capacity in bytes: 4 TiB, what the L2 index addresses (34-bit slot offsets in 256-byte units, see
-   * {@code dev.blockcache.bucket.index.IndexEntry}; a test there pins that the two agree).
-   */
-  public static final long MAX_CAPACITY = 4L << 40;
-  /** {@link #MAX_CAPACITY} in MB, the unit of {@value #SIZE}. */
-  public static final long MAX_CAPACITY_MB = MAX_CAPACITY >> 20;
   /** The most writer threads accepted: more only contend on 2..64-core machines. */
   public static final int MAX_WRITER_THREADS = 64;
 
   private final String ioEngine;
   private final long capacity;
+  /** {@value BucketCacheKeys#SIZE} as the site wrote it, or null when the capacity was given in code. */
+  private final String sizeAsWritten;
   private final int[] bucketSizes;
   /** Derived from capacity and sizes once: the choice weighs every candidate bucket. */
   private final int bucketCapacity;
@@ -136,7 +98,9 @@ public final class BucketCacheConfig {
     }
     this.ioEngine = b.ioEngine.trim();
     this.bucketSizes = CapacityChecks.bucketSizes(b.bucketSizes);
-    this.capacity = CapacityChecks.capacity(b.capacity, bucketSizes);
+    this.sizeAsWritten = b.sizeAsWritten;
+    this.capacity = CapacityChecks.capacity(b.capacity, bucketSizes,
+        b.sizeAsWritten != null ? b.sizeAsWritten : b.capacity + " bytes");
     this.bucketCapacity = ItemSizes.bucketCapacity(bucketSizes, capacity);
     this.writerThreads = (int) Checks.between(WRITER_THREADS, b.writerThreads, 1, MAX_WRITER_THREADS);
     this.writerQueueLength = (int) Checks.between(WRITER_QUEUE_LENGTH, b.writerQueueLength, 1, 1 << 20);
@@ -186,8 +150,8 @@ public final class BucketCacheConfig {
   /**
    * A builder with HBase's defaults.
    *
-   * @param ioEngine the {@value #IOENGINE} value, e.g. {@code offheap} or {@code file:/data/cache.bin}
-   * @param capacityBytes the capacity in bytes ({@value #SIZE} is in MB; the reader converts)
+   * @param ioEngine the {@value BucketCacheKeys#IOENGINE} value, e.g. {@code offheap} or {@code file:/data/cache.bin}
+   * @param capacityBytes the capacity in bytes ({@value BucketCacheKeys#SIZE} is in MB; the reader converts)
    */
   public static Builder builder(String ioEngine, long capacityBytes) {
     return new Builder(ioEngine, capacityBytes);
@@ -196,6 +160,7 @@ public final class BucketCacheConfig {
   /** A builder holding this config's values, to change some (a capacity, a path) and build a new config. */
   public Builder toBuilder() {
     return builder(ioEngine, capacity)
+        .sizeAsWritten(sizeAsWritten)
         .bucketSizes(bucketSizes)
         .writerThreads(writerThreads)
         .writerQueueLength(writerQueueLength)
@@ -223,6 +188,14 @@ public final class BucketCacheConfig {
 
   public long capacity() {
     return capacity;
+  }
+
+  /**
+   * The capacity as an error about it quotes it: {@value BucketCacheKeys#SIZE} as the site wrote it when the config
+   * was read from one ({@link Builder#sizeAsWritten}), else the capacity in bytes.
+   */
+  public String sizeAsWritten() {
+    return sizeAsWritten != null ? sizeAsWritten : capacity + " bytes";
   }
 
   /** The item sizes, ascending; a copy. */
@@ -281,49 +254,49 @@ public final class BucketCacheConfig {
   }
 
   /**
-   * Whether {@code cacheBlock} writes blocks into their slots on the calling thread ({@value #WRITER_INLINE},
+   * Whether {@code cacheBlock} writes blocks into their slots on the calling thread ({@value BucketCacheKeys#WRITER_INLINE},
    * default false: HBase's writer threads); only memory engines accept it.
    */
   public boolean writerInline() {
     return writerInline;
   }
 
-  /** Whether {@code file:}/{@code files:} engines use O_DIRECT ({@value #FILE_DIRECT_IO}, default false). */
+  /** Whether {@code file:}/{@code files:} engines use O_DIRECT ({@value BucketCacheKeys#FILE_DIRECT_IO}, default false). */
   public boolean fileDirectIo() {
     return fileDirectIo;
   }
 
-  /** Whether reads from file engines verify the block's CRC32C ({@value #CHECKSUM_VERIFY}, default true). */
+  /** Whether reads from file engines verify the block's CRC32C ({@value BucketCacheKeys#CHECKSUM_VERIFY}, default true). */
   public boolean checksumVerify() {
     return checksumVerify;
   }
 
-  /** How long IO errors may last before the L2 disables itself, ms ({@value #IO_ERRORS_TOLERATED_DURATION}). */
+  /** How long IO errors may last before the L2 disables itself, ms ({@value BucketCacheKeys#IO_ERRORS_TOLERATED_DURATION}). */
   public long ioErrorsToleratedMs() {
     return ioErrorsToleratedMs;
   }
 
-  /** The {@value #PERSISTENT_PATH} value, or {@code null} when the index is not persisted. */
+  /** The {@value BucketCacheKeys#PERSISTENT_PATH} value, or {@code null} when the index is not persisted. */
   public String persistentPath() {
     return persistentPath;
   }
 
-  /** The admission and eviction policy ({@value #EVICTION_POLICY}). */
+  /** The admission and eviction policy ({@value BucketCacheKeys#EVICTION_POLICY}). */
   public L2Policy evictionPolicy() {
     return evictionPolicy;
   }
 
-  /** The most bytes per second the L2 writes ({@value #MAX_WRITE_RATE}); 0 when unbounded. */
+  /** The most bytes per second the L2 writes ({@value BucketCacheKeys#MAX_WRITE_RATE}); 0 when unbounded. */
   public long maxWriteRate() {
     return maxWriteRate;
   }
 
-  /** The admission window's smallest share of the cached blocks ({@value #ADMISSION_WINDOW}); 0 for none. */
+  /** The admission window's smallest share of the cached blocks ({@value BucketCacheKeys#ADMISSION_WINDOW}); 0 for none. */
   public float admissionWindow() {
     return admissionWindow;
   }
 
-  /** The admission window's largest share of the cached blocks ({@value #ADMISSION_WINDOW_MAX}). */
+  /** The admission window's largest share of the cached blocks ({@value BucketCacheKeys#ADMISSION_WINDOW_MAX}). */
   public float admissionWindowMax() {
     return admissionWindowMax;
   }
@@ -340,6 +313,7 @@ public final class BucketCacheConfig {
   public static final class Builder {
     private String ioEngine;
     private long capacity;
+    private String sizeAsWritten;
     private int[] bucketSizes = DEFAULT_BUCKET_SIZES;
     private int writerThreads = DEFAULT_WRITER_THREADS;
     private int writerQueueLength = DEFAULT_WRITER_QUEUE_LENGTH;
@@ -372,8 +346,21 @@ public final class BucketCacheConfig {
       return this;
     }
 
+    /** Sets the capacity in bytes, and forgets a {@link #sizeAsWritten} that described another one. */
     public Builder capacity(long bytes) {
+      if (bytes != capacity) {
+        this.sizeAsWritten = null;
+      }
       this.capacity = bytes;
+      return this;
+    }
+
+    /**
+     * The text of {@value BucketCacheKeys#SIZE} the capacity was read from, quoted back by errors about the capacity
+     * instead of the bytes it became (which engines round to whole buckets); null for a capacity given in code.
+     */
+    public Builder sizeAsWritten(String text) {
+      this.sizeAsWritten = text;
       return this;
     }
 

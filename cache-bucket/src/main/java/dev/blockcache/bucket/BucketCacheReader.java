@@ -1,11 +1,12 @@
 package dev.blockcache.bucket;
 
+import dev.blockcache.bucket.config.BucketCacheKeys;
 import dev.blockcache.config.ConfigException;
 import dev.blockcache.config.SiteValues;
 
 /**
  * Reads the {@code hbase.bucketcache.*} keys into a {@link BucketCacheConfig}; the part of the hbase-site reader
- * ({@code dev.blockcache.site.SiteConfigReader}) that runs when {@value BucketCacheConfig#IOENGINE} is set.
+ * ({@code dev.blockcache.site.SiteConfigReader}) that runs when {@value BucketCacheKeys#IOENGINE} is set.
  *
  * <p>Thread-safety: stateless.
  */
@@ -25,53 +26,54 @@ public final class BucketCacheReader {
    * @throws ConfigException naming the first key whose value cannot be used
    */
   public static BucketCacheConfig read(SiteValues v) {
-    String engine = v.text(BucketCacheConfig.IOENGINE);
-    String sizeText = v.text(BucketCacheConfig.SIZE);
+    String engine = v.text(BucketCacheKeys.IOENGINE);
+    String sizeText = v.text(BucketCacheKeys.SIZE);
     if (sizeText == null) {
-      throw new ConfigException(BucketCacheConfig.SIZE, "unset",
-          "the L2 capacity in MB (>= 1), required when " + BucketCacheConfig.IOENGINE + " is set");
+      throw new ConfigException(BucketCacheKeys.SIZE, "unset",
+          "the L2 capacity in MB (>= 1), required when " + BucketCacheKeys.IOENGINE + " is set");
     }
-    float megabytes = v.fraction(BucketCacheConfig.SIZE, 0f);
-    if (!(megabytes >= 1f && megabytes <= BucketCacheConfig.MAX_CAPACITY_MB)) {
-      throw new ConfigException(BucketCacheConfig.SIZE, sizeText, "a capacity in MB in [1, "
-          + BucketCacheConfig.MAX_CAPACITY_MB + "] (HBase 2.x reads this key in MB, and the L2 index addresses 4 TiB;"
+    float megabytes = v.fraction(BucketCacheKeys.SIZE, 0f);
+    if (!(megabytes >= 1f && megabytes <= CapacityChecks.MAX_CAPACITY_MB)) {
+      throw new ConfigException(BucketCacheKeys.SIZE, sizeText, "a capacity in MB in [1, "
+          + CapacityChecks.MAX_CAPACITY_MB + "] (HBase 2.x reads this key in MB, and the L2 index addresses 4 TiB;"
           + " a fraction of the heap is not accepted)");
     }
-    BucketCacheConfig.Builder b = BucketCacheConfig.builder(engine, (long) (megabytes * (double) MB));
-    int[] sizes = v.integers(BucketCacheConfig.BUCKET_SIZES);
+    BucketCacheConfig.Builder b = BucketCacheConfig.builder(engine, (long) (megabytes * (double) MB))
+        .sizeAsWritten(sizeText);
+    int[] sizes = v.integers(BucketCacheKeys.BUCKET_SIZES);
     if (sizes != null) {
       if (sizes.length > 0 && sizes[sizes.length - 1] < MIN_LARGEST_ITEM) {
-        throw new ConfigException(BucketCacheConfig.BUCKET_SIZES, v.text(BucketCacheConfig.BUCKET_SIZES),
+        throw new ConfigException(BucketCacheKeys.BUCKET_SIZES, v.text(BucketCacheKeys.BUCKET_SIZES),
             "item sizes whose largest is at least " + MIN_LARGEST_ITEM + " bytes, so that a 1 KiB block with its"
             + " slot header fits (HBase's defaults run from 5120 to 525312)");
       }
       b.bucketSizes(sizes);
     }
-    return b.writerThreads(v.smallInteger(BucketCacheConfig.WRITER_THREADS, BucketCacheConfig.DEFAULT_WRITER_THREADS))
-        .writerQueueLength(v.smallInteger(BucketCacheConfig.WRITER_QUEUE_LENGTH,
+    return b.writerThreads(v.smallInteger(BucketCacheKeys.WRITER_THREADS, BucketCacheConfig.DEFAULT_WRITER_THREADS))
+        .writerQueueLength(v.smallInteger(BucketCacheKeys.WRITER_QUEUE_LENGTH,
             BucketCacheConfig.DEFAULT_WRITER_QUEUE_LENGTH))
-        .queueAdditionWaitTimeMs(v.integer(BucketCacheConfig.QUEUE_ADDITION_WAIT_TIME,
+        .queueAdditionWaitTimeMs(v.integer(BucketCacheKeys.QUEUE_ADDITION_WAIT_TIME,
             BucketCacheConfig.DEFAULT_QUEUE_ADDITION_WAIT_TIME_MS))
-        .acceptFactor(v.fraction(BucketCacheConfig.ACCEPT_FACTOR, BucketCacheConfig.DEFAULT_ACCEPT_FACTOR))
-        .minFactor(v.fraction(BucketCacheConfig.MIN_FACTOR, BucketCacheConfig.DEFAULT_MIN_FACTOR))
-        .extraFreeFactor(v.fraction(BucketCacheConfig.EXTRA_FREE_FACTOR, BucketCacheConfig.DEFAULT_EXTRA_FREE_FACTOR))
-        .priorityFactors(v.fraction(BucketCacheConfig.SINGLE_FACTOR, BucketCacheConfig.DEFAULT_SINGLE_FACTOR),
-            v.fraction(BucketCacheConfig.MULTI_FACTOR, BucketCacheConfig.DEFAULT_MULTI_FACTOR),
-            v.fraction(BucketCacheConfig.MEMORY_FACTOR, BucketCacheConfig.DEFAULT_MEMORY_FACTOR))
-        .copyOnRead(v.bool(BucketCacheConfig.COPY_ON_READ, false))
-        .writerInline(v.bool(BucketCacheConfig.WRITER_INLINE, false))
-        .fileDirectIo(v.bool(BucketCacheConfig.FILE_DIRECT_IO, false))
-        .checksumVerify(v.bool(BucketCacheConfig.CHECKSUM_VERIFY, true))
-        .ioErrorsToleratedMs(v.integer(BucketCacheConfig.IO_ERRORS_TOLERATED_DURATION,
+        .acceptFactor(v.fraction(BucketCacheKeys.ACCEPT_FACTOR, BucketCacheConfig.DEFAULT_ACCEPT_FACTOR))
+        .minFactor(v.fraction(BucketCacheKeys.MIN_FACTOR, BucketCacheConfig.DEFAULT_MIN_FACTOR))
+        .extraFreeFactor(v.fraction(BucketCacheKeys.EXTRA_FREE_FACTOR, BucketCacheConfig.DEFAULT_EXTRA_FREE_FACTOR))
+        .priorityFactors(v.fraction(BucketCacheKeys.SINGLE_FACTOR, BucketCacheConfig.DEFAULT_SINGLE_FACTOR),
+            v.fraction(BucketCacheKeys.MULTI_FACTOR, BucketCacheConfig.DEFAULT_MULTI_FACTOR),
+            v.fraction(BucketCacheKeys.MEMORY_FACTOR, BucketCacheConfig.DEFAULT_MEMORY_FACTOR))
+        .copyOnRead(v.bool(BucketCacheKeys.COPY_ON_READ, false))
+        .writerInline(v.bool(BucketCacheKeys.WRITER_INLINE, false))
+        .fileDirectIo(v.bool(BucketCacheKeys.FILE_DIRECT_IO, false))
+        .checksumVerify(v.bool(BucketCacheKeys.CHECKSUM_VERIFY, true))
+        .ioErrorsToleratedMs(v.integer(BucketCacheKeys.IO_ERRORS_TOLERATED_DURATION,
             BucketCacheConfig.DEFAULT_IO_ERRORS_TOLERATED_DURATION_MS))
-        .persistentPath(v.text(BucketCacheConfig.PERSISTENT_PATH))
-        .persistIntervalMs(v.integer(BucketCacheConfig.PERSIST_INTERVAL, BucketCacheConfig.DEFAULT_PERSIST_INTERVAL_MS))
-        .evictionPolicy(v.text(BucketCacheConfig.EVICTION_POLICY) == null ? L2Policy.TINYLFU
-            : L2Policy.parse(BucketCacheConfig.EVICTION_POLICY, v.text(BucketCacheConfig.EVICTION_POLICY)))
-        .maxWriteRate(v.text(BucketCacheConfig.MAX_WRITE_RATE) == null
-            || v.text(BucketCacheConfig.MAX_WRITE_RATE).trim().equals("0") ? 0 : v.bytes(BucketCacheConfig.MAX_WRITE_RATE))
-        .admissionWindow(v.fraction(BucketCacheConfig.ADMISSION_WINDOW, BucketCacheConfig.DEFAULT_ADMISSION_WINDOW))
-        .admissionWindowMax(v.fraction(BucketCacheConfig.ADMISSION_WINDOW_MAX,
+        .persistentPath(v.text(BucketCacheKeys.PERSISTENT_PATH))
+        .persistIntervalMs(v.integer(BucketCacheKeys.PERSIST_INTERVAL, BucketCacheConfig.DEFAULT_PERSIST_INTERVAL_MS))
+        .evictionPolicy(v.text(BucketCacheKeys.EVICTION_POLICY) == null ? L2Policy.TINYLFU
+            : L2Policy.parse(BucketCacheKeys.EVICTION_POLICY, v.text(BucketCacheKeys.EVICTION_POLICY)))
+        .maxWriteRate(v.text(BucketCacheKeys.MAX_WRITE_RATE) == null
+            || v.text(BucketCacheKeys.MAX_WRITE_RATE).trim().equals("0") ? 0 : v.bytes(BucketCacheKeys.MAX_WRITE_RATE))
+        .admissionWindow(v.fraction(BucketCacheKeys.ADMISSION_WINDOW, BucketCacheConfig.DEFAULT_ADMISSION_WINDOW))
+        .admissionWindowMax(v.fraction(BucketCacheKeys.ADMISSION_WINDOW_MAX,
             BucketCacheConfig.DEFAULT_ADMISSION_WINDOW_MAX))
         .build();
   }

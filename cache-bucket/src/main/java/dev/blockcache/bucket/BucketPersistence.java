@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * Warm restart for one {@link BucketCache}: restores the last index checkpoint before the writers start and
  * checkpoints every {@code hbase.bucketcache.persist.intervalinmillis} and at close. Active only with
  * {@code hbase.bucketcache.persistent.path} set on an engine where restored blocks are verified before they are
- * served ({@link IndexPersister#canRestore}); otherwise one log line says why the cache stays cold. While active it
+ * served ({@link #canRestore}); otherwise one log line says why the cache stays cold. While active it
  * holds the path's {@link PersistentPathLock}, so a second cache on the same path is refused at start.
  *
  * <p>Lifecycle: the constructor starts nothing; {@link #start} restores and starts the checkpoint thread;
@@ -60,7 +60,7 @@ final class BucketPersistence {
       engine.close(); // the constructor fails: nothing else would close the engine it was given
       throw e;
     }
-    if (!IndexPersister.canRestore(engine, config)) {
+    if (!canRestore(engine, config)) {
       LOG.warn("L2 index not persisted to {}: engine {} ({}) cannot verify restored blocks; needs a persistent "
           + "file engine (file: or files:) with hbase.bucketcache.checksum.verify=true", path, engine.spec(),
           engine.isPersistent() ? "memory-mapped or checksums off" : "not persistent");
@@ -73,10 +73,16 @@ final class BucketPersistence {
       engine.close();
       throw e;
     }
-    String text = ConfigFingerprint.describe(config, engine.spec());
-    IndexPersister persister = new IndexPersister(Path.of(path), ConfigFingerprint.of(config, engine.spec()), text,
+    String text = ConfigFingerprint.describe(config.capacity(), config.bucketSizes(), config.bucketCapacity(),
+        engine.spec());
+    IndexPersister persister = new IndexPersister(Path.of(path), ConfigFingerprint.of(text), text,
         index, engine, clockMs);
     return new BucketPersistence(persister, lock, allocator, index, counters, config.persistIntervalMs());
+  }
+
+  /** Whether a restored entry would be verified before it is served from {@code engine} under {@code config}. */
+  private static boolean canRestore(IoEngine engine, BucketCacheConfig config) {
+    return engine.isPersistent() && !engine.isMemory() && config.checksumVerify();
   }
 
   private BucketPersistence(IndexPersister persister, PersistentPathLock lock, BucketAllocator allocator,

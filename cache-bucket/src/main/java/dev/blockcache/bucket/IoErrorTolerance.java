@@ -1,5 +1,6 @@
 package dev.blockcache.bucket;
 
+import dev.blockcache.bucket.config.BucketCacheKeys;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
@@ -8,7 +9,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Decides when IO errors have lasted long enough to take the L2 out of service, as HBase does with
- * {@value BucketCacheConfig#IO_ERRORS_TOLERATED_DURATION}.
+ * {@value BucketCacheKeys#IO_ERRORS_TOLERATED_DURATION}.
  *
  * <h2>Policy</h2>
  * <ol>
@@ -58,7 +59,7 @@ final class IoErrorTolerance {
         if (!disabled) {
           disabled = true;
           LOG.error("L2 cache on {} disabled: IO errors for {} ms, more than {}={} ms; gets now miss and puts are"
-              + " dropped. Last error: {}", engine, now - since, BucketCacheConfig.IO_ERRORS_TOLERATED_DURATION,
+              + " dropped. Last error: {}", engine, now - since, BucketCacheKeys.IO_ERRORS_TOLERATED_DURATION,
               toleratedMs, cause.toString());
         }
       }

@@ -1,10 +1,11 @@
 package dev.blockcache.bucket;
 
+import dev.blockcache.bucket.config.BucketCacheKeys;
 import dev.blockcache.config.ConfigException;
 import java.util.Locale;
 
 /**
- * The L2 admission and eviction policy named by {@value BucketCacheConfig#EVICTION_POLICY}.
+ * The L2 admission and eviction policy named by {@value BucketCacheKeys#EVICTION_POLICY}.
  *
  * <p>Thread-safety: immutable.
  */
@@ -22,7 +23,7 @@ public enum L2Policy {
    */
   HBASE;
 
-  /** The value of {@value BucketCacheConfig#EVICTION_POLICY} that names this policy. */
+  /** The value of {@value BucketCacheKeys#EVICTION_POLICY} that names this policy. */
   public String id() {
     return name().toLowerCase(Locale.ROOT);
   }

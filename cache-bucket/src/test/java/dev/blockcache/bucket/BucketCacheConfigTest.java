@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.blockcache.bucket.config.BucketCacheKeys;
 import dev.blockcache.bucket.alloc.ItemSizes;
 import dev.blockcache.config.ConfigException;
 import java.util.Arrays;
@@ -42,33 +43,33 @@ class BucketCacheConfigTest {
 
   @Test
   void everyKeyRejectsBadValuesByName() {
-    rejects(BucketCacheConfig.IOENGINE, "null", b -> b.ioEngine(null));
-    rejects(BucketCacheConfig.IOENGINE, "  ", b -> b.ioEngine("  "));
-    rejects(BucketCacheConfig.SIZE, "1000 bytes", b -> b.capacity(1000));
-    rejects(BucketCacheConfig.BUCKET_SIZES, "5000", b -> b.bucketSizes(5000, 9216));
-    rejects(BucketCacheConfig.BUCKET_SIZES, "ascending", b -> b.bucketSizes(9216, 5120));
-    rejects(BucketCacheConfig.BUCKET_SIZES, "ascending", b -> b.bucketSizes(5120, 5120));
-    rejects(BucketCacheConfig.BUCKET_SIZES, "list", b -> b.bucketSizes());
-    rejects(BucketCacheConfig.BUCKET_SIZES, "-256", b -> b.bucketSizes(-256));
-    rejects(BucketCacheConfig.WRITER_THREADS, "0", b -> b.writerThreads(0));
-    rejects(BucketCacheConfig.WRITER_THREADS, "65", b -> b.writerThreads(65));
-    rejects(BucketCacheConfig.WRITER_QUEUE_LENGTH, "0", b -> b.writerQueueLength(0));
-    rejects(BucketCacheConfig.QUEUE_ADDITION_WAIT_TIME, "-1", b -> b.queueAdditionWaitTimeMs(-1));
-    rejects(BucketCacheConfig.ACCEPT_FACTOR, "1.5", b -> b.acceptFactor(1.5f));
-    rejects(BucketCacheConfig.ACCEPT_FACTOR, "0.0", b -> b.acceptFactor(0f));
-    rejects(BucketCacheConfig.MIN_FACTOR, "0.96", b -> b.minFactor(0.96f));
-    rejects(BucketCacheConfig.MIN_FACTOR, "NaN", b -> b.minFactor(Float.NaN));
-    rejects(BucketCacheConfig.EXTRA_FREE_FACTOR, "1.0", b -> b.extraFreeFactor(1f));
-    rejects(BucketCacheConfig.EXTRA_FREE_FACTOR, "-0.1", b -> b.extraFreeFactor(-0.1f));
-    rejects(BucketCacheConfig.SINGLE_FACTOR, "-0.1", b -> b.priorityFactors(-0.1f, 0.6f, 0.5f));
-    rejects(BucketCacheConfig.MULTI_FACTOR, "1.2", b -> b.priorityFactors(0f, 1.2f, 0f));
-    rejects(BucketCacheConfig.MEMORY_FACTOR, "2.0", b -> b.priorityFactors(0f, 0f, 2f));
-    rejects(BucketCacheConfig.SINGLE_FACTOR + " + " + BucketCacheConfig.MULTI_FACTOR + " + "
-        + BucketCacheConfig.MEMORY_FACTOR, "0.9", b -> b.priorityFactors(0.3f, 0.3f, 0.3f));
-    rejects(BucketCacheConfig.ADMISSION_WINDOW, "0.95", b -> b.admissionWindow(0.95f));
-    rejects(BucketCacheConfig.ADMISSION_WINDOW, "-0.1", b -> b.admissionWindow(-0.1f));
-    rejects(BucketCacheConfig.ADMISSION_WINDOW_MAX, "0.95", b -> b.admissionWindowMax(0.95f));
-    rejects(BucketCacheConfig.ADMISSION_WINDOW_MAX, "NaN", b -> b.admissionWindowMax(Float.NaN));
+    rejects(BucketCacheKeys.IOENGINE, "null", b -> b.ioEngine(null));
+    rejects(BucketCacheKeys.IOENGINE, "  ", b -> b.ioEngine("  "));
+    rejects(BucketCacheKeys.SIZE, "1000 bytes", b -> b.capacity(1000));
+    rejects(BucketCacheKeys.BUCKET_SIZES, "5000", b -> b.bucketSizes(5000, 9216));
+    rejects(BucketCacheKeys.BUCKET_SIZES, "ascending", b -> b.bucketSizes(9216, 5120));
+    rejects(BucketCacheKeys.BUCKET_SIZES, "ascending", b -> b.bucketSizes(5120, 5120));
+    rejects(BucketCacheKeys.BUCKET_SIZES, "list", b -> b.bucketSizes());
+    rejects(BucketCacheKeys.BUCKET_SIZES, "-256", b -> b.bucketSizes(-256));
+    rejects(BucketCacheKeys.WRITER_THREADS, "0", b -> b.writerThreads(0));
+    rejects(BucketCacheKeys.WRITER_THREADS, "65", b -> b.writerThreads(65));
+    rejects(BucketCacheKeys.WRITER_QUEUE_LENGTH, "0", b -> b.writerQueueLength(0));
+    rejects(BucketCacheKeys.QUEUE_ADDITION_WAIT_TIME, "-1", b -> b.queueAdditionWaitTimeMs(-1));
+    rejects(BucketCacheKeys.ACCEPT_FACTOR, "1.5", b -> b.acceptFactor(1.5f));
+    rejects(BucketCacheKeys.ACCEPT_FACTOR, "0.0", b -> b.acceptFactor(0f));
+    rejects(BucketCacheKeys.MIN_FACTOR, "0.96", b -> b.minFactor(0.96f));
+    rejects(BucketCacheKeys.MIN_FACTOR, "NaN", b -> b.minFactor(Float.NaN));
+    rejects(BucketCacheKeys.EXTRA_FREE_FACTOR, "1.0", b -> b.extraFreeFactor(1f));
+    rejects(BucketCacheKeys.EXTRA_FREE_FACTOR, "-0.1", b -> b.extraFreeFactor(-0.1f));
+    rejects(BucketCacheKeys.SINGLE_FACTOR, "-0.1", b -> b.priorityFactors(-0.1f, 0.6f, 0.5f));
+    rejects(BucketCacheKeys.MULTI_FACTOR, "1.2", b -> b.priorityFactors(0f, 1.2f, 0f));
+    rejects(BucketCacheKeys.MEMORY_FACTOR, "2.0", b -> b.priorityFactors(0f, 0f, 2f));
+    rejects(BucketCacheKeys.SINGLE_FACTOR + " + " + BucketCacheKeys.MULTI_FACTOR + " + "
+        + BucketCacheKeys.MEMORY_FACTOR, "0.9", b -> b.priorityFactors(0.3f, 0.3f, 0.3f));
+    rejects(BucketCacheKeys.ADMISSION_WINDOW, "0.95", b -> b.admissionWindow(0.95f));
+    rejects(BucketCacheKeys.ADMISSION_WINDOW, "-0.1", b -> b.admissionWindow(-0.1f));
+    rejects(BucketCacheKeys.ADMISSION_WINDOW_MAX, "0.95", b -> b.admissionWindowMax(0.95f));
+    rejects(BucketCacheKeys.ADMISSION_WINDOW_MAX, "NaN", b -> b.admissionWindowMax(Float.NaN));
   }
 
   @Test
@@ -78,8 +79,8 @@ class BucketCacheConfigTest {
     assertEquals(0.8f, c.admissionWindowMax());
     ConfigException e = assertThrows(ConfigException.class,
         () -> BucketCacheConfig.builder("offheap", 64 * MB).admissionWindow(0.5f).admissionWindowMax(0.4f).build());
-    assertEquals(BucketCacheConfig.ADMISSION_WINDOW_MAX, e.key());
-    assertTrue(e.getMessage().contains("0.4") && e.getMessage().contains(BucketCacheConfig.ADMISSION_WINDOW)
+    assertEquals(BucketCacheKeys.ADMISSION_WINDOW_MAX, e.key());
+    assertTrue(e.getMessage().contains("0.4") && e.getMessage().contains(BucketCacheKeys.ADMISSION_WINDOW)
         && e.getMessage().contains("0.9"), e.getMessage());
     assertEquals(0.3f, BucketCacheConfig.builder("offheap", 64 * MB).admissionWindow(0.3f).admissionWindowMax(0.3f)
         .build().admissionWindowMax(), "equal bounds fix the share");
@@ -122,7 +123,7 @@ class BucketCacheConfigTest {
       assertTrue(problem != null, Arrays.toString(sizes));
       ConfigException e = assertThrows(ConfigException.class,
           () -> BucketCacheConfig.builder("offheap", 64 * MB).bucketSizes(sizes).build());
-      assertEquals(BucketCacheConfig.BUCKET_SIZES, e.key());
+      assertEquals(BucketCacheKeys.BUCKET_SIZES, e.key());
       assertTrue(e.getMessage().contains(problem), e.getMessage());
     }
     assertEquals(ItemSizes.bucketCapacity(new int[] {1280, 8192}, 64 * MB),
@@ -131,7 +132,7 @@ class BucketCacheConfigTest {
 
   @Test
   void fileEngineKeysRejectBadValuesNamingTheKey() {
-    rejects(BucketCacheConfig.IO_ERRORS_TOLERATED_DURATION, "-1", b -> b.ioErrorsToleratedMs(-1));
+    rejects(BucketCacheKeys.IO_ERRORS_TOLERATED_DURATION, "-1", b -> b.ioErrorsToleratedMs(-1));
   }
 
   @Test
@@ -145,8 +146,8 @@ class BucketCacheConfigTest {
 
   @Test
   void persistenceKeysRejectBadValuesNamingTheKey() {
-    rejects(BucketCacheConfig.PERSIST_INTERVAL, "0", b -> b.persistIntervalMs(0));
-    rejects(BucketCacheConfig.PERSIST_INTERVAL, "86400001", b -> b.persistIntervalMs(86_400_001L));
-    rejects(BucketCacheConfig.PERSISTENT_PATH, " ", b -> b.persistentPath(" "));
+    rejects(BucketCacheKeys.PERSIST_INTERVAL, "0", b -> b.persistIntervalMs(0));
+    rejects(BucketCacheKeys.PERSIST_INTERVAL, "86400001", b -> b.persistIntervalMs(86_400_001L));
+    rejects(BucketCacheKeys.PERSISTENT_PATH, " ", b -> b.persistentPath(" "));
   }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.blockcache.bucket.config.BucketCacheKeys;
 import dev.blockcache.config.ConfigException;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -18,7 +19,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * another user can read (block contents and the key of every cached block) — each must be mode 0600, even when a
  * file with wider permissions was there before; and a persistent path that is relative (it would depend on the
  * working directory), a directory, or under a missing directory being accepted at start instead of refused with an
- * error naming {@value BucketCacheConfig#PERSISTENT_PATH}.
+ * error naming {@value BucketCacheKeys#PERSISTENT_PATH}.
  */
 class CacheFileSecurityTest {
   @TempDir
@@ -82,7 +83,7 @@ class CacheFileSecurityTest {
         cache.close();
       }
     });
-    assertEquals(BucketCacheConfig.PERSISTENT_PATH, e.key());
+    assertEquals(BucketCacheKeys.PERSISTENT_PATH, e.key());
     assertEquals(path, e.value());
     // The refused start left no file lock behind: a cache on the same file starts.
     BucketCaches.create(BucketCaches.config("file:" + dir.resolve("cache.bin"), 8L << 20).build()).close();

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.blockcache.bucket.config.BucketCacheKeys;
 import dev.blockcache.api.BlockCategory;
 import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.CacheOptions;
@@ -74,7 +75,7 @@ class InlineWriterTest {
     BucketCacheConfig.Builder config = BucketCaches.config("file:" + dir.resolve("cache.bin"), 8L << 20)
         .writerInline(true);
     ConfigException e = assertThrows(ConfigException.class, () -> BucketCache.create(config.build()));
-    assertEquals(BucketCacheConfig.WRITER_INLINE, e.key());
+    assertEquals(BucketCacheKeys.WRITER_INLINE, e.key());
     assertTrue(e.getMessage().contains("file:"), e.getMessage());
     assertTrue(Files.notExists(dir.resolve("cache.bin")));
   }
@@ -86,7 +87,7 @@ class InlineWriterTest {
     try (IoEngine engine = IoEngineRegistry.withBuiltins().create(config.ioEngine(),
         EngineGeometry.capacity(config), EngineGeometry.segmentSize(config))) {
       ConfigException e = assertThrows(ConfigException.class, () -> BucketCache.create(config, engine));
-      assertEquals(BucketCacheConfig.WRITER_INLINE, e.key());
+      assertEquals(BucketCacheKeys.WRITER_INLINE, e.key());
     }
   }
 

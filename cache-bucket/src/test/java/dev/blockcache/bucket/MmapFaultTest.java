@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.blockcache.bucket.config.BucketCacheKeys;
 import dev.blockcache.api.BlockCategory;
 import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.CacheOptions;
@@ -35,7 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * page of the slots is beyond the end of the file and every access to it faults, as a hole does on a full file
  * system. Forbids: the fault (the JVM's {@link InternalError}) reaching a caller of {@code getBlock} or
  * {@code cacheBlock}, killing a writer thread (then the queues fill and every insert fails for good), going
- * uncounted, or leaving the L2 in service past {@value BucketCacheConfig#IO_ERRORS_TOLERATED_DURATION}.
+ * uncounted, or leaving the L2 in service past {@value BucketCacheKeys#IO_ERRORS_TOLERATED_DURATION}.
  */
 class MmapFaultTest {
   private static final ReadOptions DATA = ReadOptions.of(BlockCategory.DATA);

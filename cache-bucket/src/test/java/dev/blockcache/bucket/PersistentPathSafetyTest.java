@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.blockcache.bucket.config.BucketCacheKeys;
 import dev.blockcache.config.ConfigException;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -13,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Pins what a {@value BucketCacheConfig#PERSISTENT_PATH} may not do: be shared by two caches (each would discard the
+ * Pins what a {@value BucketCacheKeys#PERSISTENT_PATH} may not do: be shared by two caches (each would discard the
  * other's checkpoints; the second is refused at start naming the key), or leave a partial {@code .tmp} behind when a
  * checkpoint fails.
  */
@@ -31,7 +32,7 @@ class PersistentPathSafetyTest {
     BucketCache first = BucketCaches.create(config("a.bin", index));
     first.start();
     ConfigException e = assertThrows(ConfigException.class, () -> BucketCache.create(config("b.bin", index)));
-    assertEquals(BucketCacheConfig.PERSISTENT_PATH, e.key());
+    assertEquals(BucketCacheKeys.PERSISTENT_PATH, e.key());
     assertEquals(index.toString(), e.value());
     assertTrue(e.getMessage().contains("locked by another cache"), e.getMessage());
     first.close();

@@ -1,5 +1,6 @@
 package dev.blockcache.hbase;
 
+import dev.blockcache.bucket.config.BucketCacheKeys;
 import dev.blockcache.bucket.BucketCacheConfig;
 import dev.blockcache.config.ConfigException;
 import dev.blockcache.site.SiteConfig;
@@ -32,12 +33,12 @@ final class L2SiteConfig {
    * The validated L2 config {@code conf} asks for.
    *
    * @throws ConfigException naming the key when a value cannot be used, or naming
-   *     {@value BucketCacheConfig#IOENGINE} when no engine is set (an external L2 without an engine is a mistake,
+   *     {@value BucketCacheKeys#IOENGINE} when no engine is set (an external L2 without an engine is a mistake,
    *     and HBase would otherwise fall back to its L1 alone with a single WARN)
    */
   static BucketCacheConfig read(Configuration conf) {
     SiteConfig site = SiteConfigReader.read(operatorKeys(conf));
-    return site.l2().orElseThrow(() -> new ConfigException(BucketCacheConfig.IOENGINE, "unset",
+    return site.l2().orElseThrow(() -> new ConfigException(BucketCacheKeys.IOENGINE, "unset",
         "an L2 engine (offheap, heap, file:/path, files:/p1,/p2 or mmap:/path) for the external block cache"));
   }
 

@@ -1,6 +1,6 @@
 package dev.blockcache.bucket.engine;
 
-import dev.blockcache.bucket.BucketCacheConfig;
+import dev.blockcache.bucket.config.BucketCacheKeys;
 import dev.blockcache.config.ConfigException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -29,7 +29,7 @@ import java.util.Set;
  * Opens the cache files of a file engine at start, so that every problem shows then and never later: paths are
  * parsed and checked, files are created owner-only (0600) with a {@link CacheFileHeader}, locked against a second
  * cache, and extended to their size with zeros after checking that the file system has room. Every error names
- * {@value BucketCacheConfig#IOENGINE}, its value and what is accepted.
+ * {@value BucketCacheKeys#IOENGINE}, its value and what is accepted.
  *
  * <p>File safety: the cache never writes to a file it did not create. A symbolic link at a cache path is refused,
  * files are opened without following links, and an existing file is reused only if it starts with our header.
@@ -259,6 +259,6 @@ final class CacheFiles {
   }
 
   static ConfigException bad(String spec, String accepted) {
-    return new ConfigException(BucketCacheConfig.IOENGINE, spec, accepted);
+    return new ConfigException(BucketCacheKeys.IOENGINE, spec, accepted);
   }
 }

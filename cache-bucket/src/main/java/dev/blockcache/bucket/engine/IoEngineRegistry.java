@@ -1,6 +1,6 @@
 package dev.blockcache.bucket.engine;
 
-import dev.blockcache.bucket.BucketCacheConfig;
+import dev.blockcache.bucket.config.BucketCacheKeys;
 import dev.blockcache.config.ConfigException;
 import java.io.IOException;
 import java.util.Locale;
@@ -82,7 +82,7 @@ public final class IoEngineRegistry {
   /**
    * An engine for {@code spec}, which the caller owns and closes.
    *
-   * @throws ConfigException naming {@value BucketCacheConfig#IOENGINE} for a blank value, an unknown scheme or one we
+   * @throws ConfigException naming {@value BucketCacheKeys#IOENGINE} for a blank value, an unknown scheme or one we
    *     do not support
    */
   public IoEngine create(String spec, long capacity, int segmentSize) throws IOException {
@@ -92,28 +92,28 @@ public final class IoEngineRegistry {
   /**
    * The scheme of {@code spec} ({@link #schemeOf}) when this registry can make its engine.
    *
-   * @throws ConfigException naming {@value BucketCacheConfig#IOENGINE} for a blank value, an unknown scheme or one we
+   * @throws ConfigException naming {@value BucketCacheKeys#IOENGINE} for a blank value, an unknown scheme or one we
    *     do not support, as {@link #create} would
    */
   public String knownScheme(String spec) {
     String scheme = schemeOf(spec);
     if (!factories.containsKey(scheme)) {
       String reason = UNSUPPORTED.get(scheme);
-      throw new ConfigException(BucketCacheConfig.IOENGINE, spec,
+      throw new ConfigException(BucketCacheKeys.IOENGINE, spec,
           reason != null ? reason : "one of " + String.join(", ", schemes()));
     }
     return scheme;
   }
 
   /**
-   * The scheme of an {@value BucketCacheConfig#IOENGINE} value, lower case: the text before the first {@code ':'},
+   * The scheme of an {@value BucketCacheKeys#IOENGINE} value, lower case: the text before the first {@code ':'},
    * or the whole value.
    *
    * @throws ConfigException naming the key for a blank value
    */
   public static String schemeOf(String spec) {
     if (spec == null || spec.isBlank()) {
-      throw new ConfigException(BucketCacheConfig.IOENGINE, spec, "an engine: heap, offheap or file:/path");
+      throw new ConfigException(BucketCacheKeys.IOENGINE, spec, "an engine: heap, offheap or file:/path");
     }
     String trimmed = spec.trim();
     int colon = trimmed.indexOf(':');

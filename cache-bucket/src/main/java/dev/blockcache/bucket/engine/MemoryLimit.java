@@ -1,6 +1,6 @@
 package dev.blockcache.bucket.engine;
 
-import dev.blockcache.bucket.BucketCacheConfig;
+import dev.blockcache.bucket.config.BucketCacheKeys;
 import dev.blockcache.config.ConfigException;
 import io.netty.util.internal.PlatformDependent;
 import java.lang.management.BufferPoolMXBean;
@@ -11,7 +11,7 @@ import java.util.Locale;
  * How much memory of one kind (Java heap or direct memory) the JVM lets a memory engine take, checked before the
  * engine allocates anything: an engine larger than what is left would allocate for seconds and then die with
  * {@link OutOfMemoryError}, so it is refused at start with a {@link ConfigException} naming
- * {@value BucketCacheConfig#SIZE}, the size asked for, the limit found and the JVM flag that sets it.
+ * {@value BucketCacheKeys#SIZE}, the size asked for, the limit found and the JVM flag that sets it.
  *
  * <p>What is left is the limit minus what is in use when the engine is made; an engine that fits leaves nothing
  * else room, so the rule is a floor, not a sizing guide (docs/operations.md, "Memory engines").
@@ -40,16 +40,16 @@ public record MemoryLimit(String kind, String flag, long limitBytes, long usedBy
   /**
    * Refuses an engine of {@code capacity} bytes that does not fit in {@link #availableBytes()}.
    *
-   * @throws ConfigException naming {@value BucketCacheConfig#SIZE}, the size, the limit and the flag
+   * @throws ConfigException naming {@value BucketCacheKeys#SIZE}, the size, the limit and the flag
    */
   public void check(String spec, long capacity) {
     if (capacity <= availableBytes()) {
       return;
     }
-    throw new ConfigException(BucketCacheConfig.SIZE, megabytes(capacity) + " (" + capacity + " bytes)",
+    throw new ConfigException(BucketCacheKeys.SIZE, megabytes(capacity) + " (" + capacity + " bytes)",
         String.format(Locale.ROOT, "with %s=%s, a size that fits in the %s left: %s allows %s, %s of it in use, so"
-            + " at most %s; raise %s or lower %s", BucketCacheConfig.IOENGINE, spec, kind, flag,
-            megabytes(limitBytes), megabytes(usedBytes), megabytes(availableBytes()), flag, BucketCacheConfig.SIZE));
+            + " at most %s; raise %s or lower %s", BucketCacheKeys.IOENGINE, spec, kind, flag,
+            megabytes(limitBytes), megabytes(usedBytes), megabytes(availableBytes()), flag, BucketCacheKeys.SIZE));
   }
 
   private static String megabytes(long bytes) {

@@ -1,6 +1,5 @@
 package dev.blockcache.bucket.persist;
 
-import dev.blockcache.bucket.BucketCacheConfig;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -17,18 +16,18 @@ public final class ConfigFingerprint {
 
   private ConfigFingerprint() {}
 
-  /** The fingerprint of {@code config} for an engine whose spec is {@code engineSpec}. */
-  public static long of(BucketCacheConfig config, String engineSpec) {
-    return of(describe(config, engineSpec));
+  /**
+   * The text the fingerprint hashes, for a cache of {@code capacity} bytes in buckets of {@code bucketCapacity} bytes
+   * holding items of {@code bucketSizes}, on an engine whose spec is {@code engineSpec}; also what the mismatch log
+   * line shows.
+   */
+  public static String describe(long capacity, int[] bucketSizes, int bucketCapacity, String engineSpec) {
+    return "capacity=" + capacity + " sizes=" + Arrays.toString(bucketSizes) + " bucket=" + bucketCapacity
+        + " engine=" + engineSpec;
   }
 
-  /** The text the fingerprint hashes; also what the mismatch log line shows. */
-  public static String describe(BucketCacheConfig config, String engineSpec) {
-    return "capacity=" + config.capacity() + " sizes=" + Arrays.toString(config.bucketSizes()) + " bucket="
-        + config.bucketCapacity() + " engine=" + engineSpec;
-  }
-
-  static long of(String text) {
+  /** The fingerprint of a configuration's {@link #describe description}. */
+  public static long of(String text) {
     long h = FNV_OFFSET;
     for (byte b : text.getBytes(StandardCharsets.UTF_8)) {
       h = (h ^ (b & 0xff)) * FNV_PRIME;

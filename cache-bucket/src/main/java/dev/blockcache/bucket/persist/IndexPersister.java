@@ -1,7 +1,6 @@
 package dev.blockcache.bucket.persist;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
-import dev.blockcache.bucket.BucketCacheConfig;
 import dev.blockcache.bucket.alloc.BucketAllocator;
 import dev.blockcache.bucket.engine.IoEngine;
 import dev.blockcache.bucket.index.BlockIndex;
@@ -22,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * A restored entry is only a claim that its slot holds the block: it is put into the index and its slot reserved in
  * the allocator, and the read path verifies the slot's header (full key, length) and the block's CRC32C before it is
  * served (lazy verification). Restore is therefore done only for engines that are persistent, not memory-mapped
- * views, and with checksum verification on ({@link #canRestore}); otherwise the cache starts cold. Records that
+ * views, and with checksum verification on ({@code BucketPersistence.canRestore}); otherwise the cache starts cold. Records that
  * cannot be placed (offset outside the device, slot already reserved by another record, wrong size class, duplicate
  * key) are discarded and counted.
  *
@@ -67,11 +66,6 @@ public final class IndexPersister {
     this.index = index;
     this.engine = engine;
     this.failures = new CheckpointFailureLog(LOG, path, clockMs);
-  }
-
-  /** Whether a restored entry would be verified before it is served from {@code engine} under {@code config}. */
-  public static boolean canRestore(IoEngine engine, BucketCacheConfig config) {
-    return engine.isPersistent() && !engine.isMemory() && config.checksumVerify();
   }
 
   /** Restores the checkpoint into the (empty) index and reserves its slots in {@code allocator}. */

@@ -1,13 +1,13 @@
 package dev.blockcache.bucket.persist;
 
-import dev.blockcache.bucket.BucketCacheConfig;
+import dev.blockcache.bucket.config.BucketCacheKeys;
 import dev.blockcache.config.ConfigException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 
 /**
- * Refuses, at start, a {@value BucketCacheConfig#PERSISTENT_PATH} that the checkpointer could not use or that
+ * Refuses, at start, a {@value BucketCacheKeys#PERSISTENT_PATH} that the checkpointer could not use or that
  * would land somewhere unintended: a relative path (it would follow the working directory), a directory, a path
  * whose directory is missing or not a directory, or a directory the process cannot write (the checkpoint is written
  * beside the file, then renamed over it). Without this, each problem showed only as a WARN per checkpoint interval.
@@ -20,7 +20,7 @@ public final class PersistentPathCheck {
   /**
    * Returns {@code path} as a {@link Path}.
    *
-   * @throws ConfigException naming {@value BucketCacheConfig#PERSISTENT_PATH}, the value and why it is refused
+   * @throws ConfigException naming {@value BucketCacheKeys#PERSISTENT_PATH}, the value and why it is refused
    */
   public static Path check(String path) {
     Path file;
@@ -46,6 +46,6 @@ public final class PersistentPathCheck {
   }
 
   private static ConfigException refused(String path, String accepted) {
-    return new ConfigException(BucketCacheConfig.PERSISTENT_PATH, path, accepted);
+    return new ConfigException(BucketCacheKeys.PERSISTENT_PATH, path, accepted);
   }
 }

@@ -1,6 +1,6 @@
 package dev.blockcache.bucket.persist;
 
-import dev.blockcache.bucket.BucketCacheConfig;
+import dev.blockcache.bucket.config.BucketCacheKeys;
 import dev.blockcache.config.ConfigException;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -14,7 +14,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Set;
 
 /**
- * An exclusive lock on a {@value BucketCacheConfig#PERSISTENT_PATH}, held by one cache from start to close, so two
+ * An exclusive lock on a {@value BucketCacheKeys#PERSISTENT_PATH}, held by one cache from start to close, so two
  * caches (in one process or two) cannot checkpoint to the same file and silently discard each other's checkpoints.
  * The lock is an OS file lock on {@code <path>.lock}, created owner-only if missing and never written; the OS drops
  * it when the process dies, so a crash leaves no stale lock (the empty file stays, harmlessly).
@@ -31,7 +31,7 @@ public final class PersistentPathLock implements AutoCloseable {
   /**
    * Locks {@code path}, which {@link PersistentPathCheck} accepted.
    *
-   * @throws ConfigException naming {@value BucketCacheConfig#PERSISTENT_PATH} when another cache holds the lock or
+   * @throws ConfigException naming {@value BucketCacheKeys#PERSISTENT_PATH} when another cache holds the lock or
    *     the lock file cannot be opened (e.g. a symbolic link is planted there)
    */
   public static PersistentPathLock acquire(Path path) {
@@ -41,7 +41,7 @@ public final class PersistentPathLock implements AutoCloseable {
       channel = FileChannel.open(lockFile, Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE,
           LinkOption.NOFOLLOW_LINKS), ownerOnly(lockFile));
     } catch (IOException | UnsupportedOperationException e) {
-      throw new ConfigException(BucketCacheConfig.PERSISTENT_PATH, path, "a path whose lock file can be opened ("
+      throw new ConfigException(BucketCacheKeys.PERSISTENT_PATH, path, "a path whose lock file can be opened ("
           + lockFile + ": " + e + ")");
     }
     FileLock lock;
@@ -52,7 +52,7 @@ public final class PersistentPathLock implements AutoCloseable {
     }
     if (lock == null) {
       closeQuietly(channel);
-      throw new ConfigException(BucketCacheConfig.PERSISTENT_PATH, path, "a path no other cache uses (" + lockFile
+      throw new ConfigException(BucketCacheKeys.PERSISTENT_PATH, path, "a path no other cache uses (" + lockFile
           + " is locked by another cache; two caches cannot share a checkpoint)");
     }
     return new PersistentPathLock(channel);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.blockcache.bucket.config.BucketCacheKeys;
 import dev.blockcache.bucket.BucketCache;
 import dev.blockcache.bucket.EngineGeometry;
 import dev.blockcache.bucket.BucketCacheConfig;
@@ -59,7 +60,7 @@ class CacheFileSafetyTest {
     Path link = Files.createSymbolicLink(dir.resolve("cache.bin"), target);
     String spec = spec(scheme, link);
     ConfigException e = assertThrows(ConfigException.class, () -> open(scheme, spec));
-    assertEquals(BucketCacheConfig.IOENGINE, e.key());
+    assertEquals(BucketCacheKeys.IOENGINE, e.key());
     assertEquals(spec, e.value());
     assertTrue(e.getMessage().contains("symbolic link") && e.getMessage().contains(link.toString()), e.getMessage());
     assertArrayEquals(bytes, Files.readAllBytes(target));
@@ -73,7 +74,7 @@ class CacheFileSafetyTest {
     byte[] bytes = foreignFile(path);
     String spec = spec(scheme, path);
     ConfigException e = assertThrows(ConfigException.class, () -> open(scheme, spec));
-    assertEquals(BucketCacheConfig.IOENGINE, e.key());
+    assertEquals(BucketCacheKeys.IOENGINE, e.key());
     assertTrue(e.getMessage().contains(CacheFileHeader.MAGIC_TEXT) && e.getMessage().contains(path.toString()),
         e.getMessage());
     assertArrayEquals(bytes, Files.readAllBytes(path));

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.blockcache.bucket.BucketCacheConfig;
+import dev.blockcache.bucket.config.BucketCacheKeys;
 import dev.blockcache.config.ConfigException;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -27,7 +27,7 @@ class CacheFilesTest {
 
   private static ConfigException refused(String spec, Executable open, String because) {
     ConfigException e = assertThrows(ConfigException.class, open);
-    assertEquals(BucketCacheConfig.IOENGINE, e.key());
+    assertEquals(BucketCacheKeys.IOENGINE, e.key());
     assertEquals(spec, e.value());
     assertTrue(e.getMessage().contains(because), e.getMessage());
     return e;

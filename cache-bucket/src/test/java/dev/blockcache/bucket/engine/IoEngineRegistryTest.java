@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.blockcache.bucket.BucketCacheConfig;
+import dev.blockcache.bucket.config.BucketCacheKeys;
 import dev.blockcache.config.ConfigException;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -42,7 +42,7 @@ class IoEngineRegistryTest {
   @Test
   void unknownSchemeNamesKeyValueAndChoices() {
     ConfigException e = assertThrows(ConfigException.class, () -> registry.create("tape:/dev/st0", 4096, 4096));
-    assertEquals(BucketCacheConfig.IOENGINE, e.key());
+    assertEquals(BucketCacheKeys.IOENGINE, e.key());
     assertEquals("tape:/dev/st0", e.value());
     assertTrue(e.getMessage().contains("file, files, heap, mmap, offheap"), e.getMessage());
     assertThrows(ConfigException.class, () -> registry.create("  ", 4096, 4096));

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.blockcache.bucket.CapacityChecks;
+import dev.blockcache.bucket.config.BucketCacheKeys;
 import dev.blockcache.bucket.BucketCache;
 import dev.blockcache.bucket.index.IndexEntry;
 import dev.blockcache.bucket.BucketCacheConfig;
@@ -15,7 +17,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Pins that a memory engine larger than the JVM lets it be is refused at start, before it allocates anything, with
- * an error naming {@value BucketCacheConfig#SIZE}, the size, the limit found and the flag that sets it — rather than
+ * an error naming {@value BucketCacheKeys#SIZE}, the size, the limit found and the flag that sets it — rather than
  * allocating for seconds and dying with {@link OutOfMemoryError}.
  */
 class MemoryLimitTest {
@@ -25,7 +27,7 @@ class MemoryLimitTest {
   void anOffHeapEngineOverTheDirectMemoryLimitIsRefusedNamingTheFlag() {
     MemoryLimit limit = new MemoryLimit("direct memory", "-XX:MaxDirectMemorySize", 64L << 20, 16L << 20);
     ConfigException e = assertThrows(ConfigException.class, () -> new OffHeapIoEngine(64L << 20, SEGMENT, limit));
-    assertEquals(BucketCacheConfig.SIZE, e.key());
+    assertEquals(BucketCacheKeys.SIZE, e.key());
     assertTrue(e.value().startsWith("64.0 MB"), e.value());
     assertTrue(e.getMessage().contains("-XX:MaxDirectMemorySize allows 64.0 MB"), e.getMessage());
     assertTrue(e.getMessage().contains("at most 48.0 MB"), e.getMessage());
@@ -36,7 +38,7 @@ class MemoryLimitTest {
   void aHeapEngineOverTheMaxHeapIsRefusedNamingXmx() {
     MemoryLimit limit = new MemoryLimit("heap", "-Xmx", 32L << 20, 0);
     ConfigException e = assertThrows(ConfigException.class, () -> new HeapIoEngine(33L << 20, SEGMENT, limit));
-    assertEquals(BucketCacheConfig.SIZE, e.key());
+    assertEquals(BucketCacheKeys.SIZE, e.key());
     assertTrue(e.getMessage().contains("-Xmx allows 32.0 MB"), e.getMessage());
   }
 
@@ -56,13 +58,13 @@ class MemoryLimitTest {
     long bucket = 4L * BucketCacheConfig.DEFAULT_BUCKET_SIZES[BucketCacheConfig.DEFAULT_BUCKET_SIZES.length - 1];
     BucketCacheConfig config = BucketCacheConfig.builder(scheme, (limit / bucket + 1) * bucket).build();
     ConfigException e = assertThrows(ConfigException.class, () -> BucketCache.create(config));
-    assertEquals(BucketCacheConfig.SIZE, e.key());
+    assertEquals(BucketCacheKeys.SIZE, e.key());
     assertTrue(e.getMessage().contains(scheme.equals("heap") ? "-Xmx" : "-XX:MaxDirectMemorySize"), e.getMessage());
   }
 
   @Test
   void theConfiguredMaximumIsWhatTheIndexAddresses() {
-    assertTrue(BucketCacheConfig.MAX_CAPACITY - IndexEntry.OFFSET_UNIT <= IndexEntry.MAX_OFFSET);
-    assertTrue(BucketCacheConfig.MAX_CAPACITY > IndexEntry.MAX_OFFSET);
+    assertTrue(CapacityChecks.MAX_CAPACITY - IndexEntry.OFFSET_UNIT <= IndexEntry.MAX_OFFSET);
+    assertTrue(CapacityChecks.MAX_CAPACITY > IndexEntry.MAX_OFFSET);
   }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.blockcache.bucket.config.BucketCacheKeys;
 import dev.blockcache.api.BlockCategory;
 import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.CacheOptions;
@@ -102,7 +103,7 @@ class SmallFileSystemTest {
   void aCacheLargerThanTheFileSystemIsRefusedAndLeavesNoFile(String scheme) throws IOException {
     BucketCacheConfig config = BucketCacheConfig.builder(spec(scheme), 16L << 20).bucketSizes(SIZES).build();
     ConfigException e = assertThrows(ConfigException.class, () -> BucketCache.create(config).close());
-    assertEquals(BucketCacheConfig.IOENGINE, e.key());
+    assertEquals(BucketCacheKeys.IOENGINE, e.key());
     assertTrue(e.getMessage().contains("room for the cache"), e.getMessage());
     try (Stream<Path> left = Files.list(fs)) {
       assertEquals(List.of(), left.toList(), "a refused start left files");
