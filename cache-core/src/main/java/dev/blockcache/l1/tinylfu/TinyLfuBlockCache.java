@@ -4,6 +4,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Policy;
 import com.github.benmanes.caffeine.cache.RemovalCause;
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.blockcache.api.BlockCache;
 import dev.blockcache.api.BlockCategory;
 import dev.blockcache.api.BlockFile;
@@ -89,6 +90,7 @@ public final class TinyLfuBlockCache implements BlockCache {
    */
   private final Object chainLock = new Object();
   /** Each file's blocks, for evict-by-file. Guarded by chainLock. */
+  @GuardedBy("chainLock")
   private final FileChains fileChains = new FileChains();
   private final StatsRecorder stats = new StatsRecorder();
   private final LongAdder[] blockCounts = new LongAdder[BlockCategory.COUNT];
