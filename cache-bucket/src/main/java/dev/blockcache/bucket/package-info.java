@@ -28,9 +28,9 @@
  * the engine; the cache's own monitor (its closed flag only).
  *
  * <p>Every field these locks guard carries {@code @GuardedBy}, and every helper that must run under one is named
- * {@code ...Locked} and carries it too; Error Prone checks both at compile time. The segment lock is the exception:
- * a {@code StampedLock}'s stamps are beyond the checker, so {@code Segment} states its guards without the check (see
- * its class notes).
+ * {@code ...Locked} and carries it too; Error Prone checks both at compile time. The segment lock is a
+ * {@code StampedLock} that is also a {@code Lock} for its write lock ({@code SegmentLock}), so that the checker follows
+ * it; only a segment's optimistic and stamped reads are exempt, each marked where it is.
  *
  * <p>Why this order: the allocator and the pin table are the hottest shared locks after the segments, and a segment
  * write lock blocks every get of its stripe; freeing slots after the segment lock is released keeps gets from waiting

@@ -106,13 +106,12 @@ final class ClockHand {
    * {@code slot} (where the next pass resumes, or 0 when the segment is done) and {@code candidates};
    * returns the weight removed.
    */
-  @SuppressWarnings("GuardedBy") // under the segment's StampedLock write lock, which Error Prone does not model
   @GuardedBy("this")
   private long sweepSegment(Segment s, int p, long need, LongPredicate accept, LongUnaryOperator weight,
       EntrySink sink) {
     RemovedEntries removed = new RemovedEntries();
     long freed = 0;
-    long stamp = s.lock.writeLock();
+    s.lock.lock();
     try {
       if (s.countByPriority[p] == 0) {
         slot = 0;
@@ -142,7 +141,7 @@ final class ClockHand {
         removed.add(entry);
       }
     } finally {
-      s.lock.unlockWrite(stamp);
+      s.lock.unlock();
     }
     removed.drainTo(sink);
     return freed;
@@ -164,11 +163,10 @@ final class ClockHand {
    * the next step resumes, 0 when the segment is done), {@code candidates} and the budget; returns how many entries
    * were offered.
    */
-  @SuppressWarnings("GuardedBy") // as sweepSegment
   @GuardedBy("this")
   private int sampleSegment(Segment s, int segmentIndex, int p, int want, VictimFilter accept, FrequencySketch sketch,
       int epoch, Victim victim) {
-    long stamp = s.lock.writeLock();
+    s.lock.lock();
     try {
       if ((p == Segment.WINDOW ? s.windowCount : s.countByPriority[p]) == 0) {
         slot = 0;
@@ -199,7 +197,7 @@ final class ClockHand {
       slot = i < cap ? i : 0;
       return offered;
     } finally {
-      s.lock.unlockWrite(stamp);
+      s.lock.unlock();
     }
   }
 
