@@ -97,9 +97,8 @@ public final class BlockCacheFactory {
   public static BlockCacheMetricsBean metricsBean(BlockCache cache) {
     Map<String, LongSupplier> counts = new LinkedHashMap<>();
     Map<String, DoubleSupplier> ratios = new LinkedHashMap<>();
-    BlockCache l2 = cache instanceof CombinedBlockCache ? ((CombinedBlockCache) cache).l2() : null;
-    if (l2 instanceof BucketCache) {
-      BucketCache bucket = (BucketCache) l2;
+    BlockCache l2 = cache instanceof CombinedBlockCache combinedBlockCache ? combinedBlockCache.l2() : null;
+    if (l2 instanceof BucketCache bucket) {
       ratios.put("l2AllocatorUtilisation", () -> bucket.metrics().utilisation());
       ratios.put("l2IndexHeapBytesPerEntry", () -> bucket.metrics().indexHeapBytesPerEntry());
       counts.put("l2WriterQueueDepth", () -> bucket.metrics().writerQueueDepth());

@@ -61,6 +61,7 @@ final class ThreadCounters {
   private final Cell[] byThreadId = new Cell[ID_SLOTS];
   /** The counts of virtual threads. */
   private final LongAdder[] shared;
+  @SuppressWarnings("ThreadLocalUsage") // a cell per thread of this counter set: per instance by design
   private final ThreadLocal<Cell> cells = new ThreadLocal<>();
   /** Guards {@link #registered}, {@link #registeredCount}, {@link #sweepAt} and {@link #retired}. */
   private final Object registry = new Object();

@@ -284,6 +284,7 @@ public final class SlotPins {
 
     /** Takes the stripe: its fields written by the previous holder before {@link #unlock} are visible after. */
     @Override
+    @SuppressWarnings("ThreadPriorityCheck") // the yield lets a descheduled holder run (see the class notes)
     public void lock() {
       int spins = 0;
       while (!LOCKED.compareAndSet(this, 0, 1)) {

@@ -53,7 +53,7 @@ class MemoryLimitTest {
   @ValueSource(strings = {"heap", "offheap"})
   void thisJvmsLimitRefusesAnEngineOneByteLargerThanIt(String scheme) throws Exception {
     long limit = scheme.equals("heap") ? Runtime.getRuntime().maxMemory() : PlatformDependent.maxDirectMemory();
-    long bucket = 4L * BucketCacheConfig.DEFAULT_BUCKET_SIZES[BucketCacheConfig.DEFAULT_BUCKET_SIZES.length - 1];
+    long bucket = 4L * BucketCacheConfig.defaultBucketSizes()[BucketCacheConfig.defaultBucketSizes().length - 1];
     BucketCacheConfig config = BucketCacheConfig.builder(scheme, (limit / bucket + 1) * bucket).build();
     ConfigException e = assertThrows(ConfigException.class, () -> BucketCache.create(config));
     assertEquals(BucketCacheConfig.SIZE, e.key());

@@ -39,7 +39,7 @@ class ProjectedIndexHeapTest {
     }
     long real = index.heapBytes();
     long projected = IndexHeap.projectedHeapBytes(expected, index.size());
-    assertEquals(real, projected, real * 0.03, "real " + real + " B, projected " + projected + " B");
+    assertEquals((double) real, (double) projected, real * 0.03, "real " + real + " B, projected " + projected + " B");
   }
 
   @Test

@@ -272,7 +272,7 @@ public final class TinyLfuBlockCache implements BlockCache {
     if (bytes == null) {
       return null;
     }
-    return bytes instanceof byte[] ? HeapBlock.viewOfWhole((byte[]) bytes) : ((HeapBlock) bytes).newView();
+    return bytes instanceof byte[] array ? HeapBlock.viewOfWhole(array) : ((HeapBlock) bytes).newView();
   }
 
   /**
@@ -297,8 +297,8 @@ public final class TinyLfuBlockCache implements BlockCache {
     if (bytes == null) {
       return false;
     }
-    if (bytes instanceof byte[]) {
-      HeapBlock.readWhole((byte[]) bytes, reader);
+    if (bytes instanceof byte[] array) {
+      HeapBlock.readWhole(array, reader);
     } else {
       ((HeapBlock) bytes).read(reader);
     }
@@ -389,11 +389,11 @@ public final class TinyLfuBlockCache implements BlockCache {
     return config.capacity();
   }
 
-  @Override
   /**
    * {@inheritDoc} The weights of the blocks in the map, pending evictions included: above the capacity by at most the
    * bound of the class comment.
    */
+  @Override
   public long size() {
     return weightedSize.get();
   }

@@ -51,9 +51,9 @@ class SiteStackTest {
     } finally {
       source.release();
     }
-    if (cache instanceof CombinedBlockCache && category == BlockCategory.DATA) {
+    if (cache instanceof CombinedBlockCache combinedBlockCache && category == BlockCategory.DATA) {
       try {
-        assertTrue(((BucketCache) ((CombinedBlockCache) cache).l2()).awaitWritten(Duration.ofSeconds(30)));
+        assertTrue(((BucketCache) combinedBlockCache.l2()).awaitWritten(Duration.ofSeconds(30)));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new AssertionError(e);

@@ -63,7 +63,7 @@ public class L2RestartBenchmark extends BenchmarkDefaults {
 
   @Setup(Level.Trial)
   public void writeCheckpoint() throws IOException {
-    int[] sizes = BucketCacheConfig.DEFAULT_BUCKET_SIZES;
+    int[] sizes = BucketCacheConfig.defaultBucketSizes();
     int item = 65 * 1024;
     long bucket = 4L * sizes[sizes.length - 1];
     int perBucket = (int) (bucket / item);
@@ -87,7 +87,7 @@ public class L2RestartBenchmark extends BenchmarkDefaults {
   @Setup(Level.Invocation)
   public void freshCache() {
     index = new BlockIndex(entries);
-    allocator = new BucketAllocator(capacity, BucketCacheConfig.DEFAULT_BUCKET_SIZES);
+    allocator = new BucketAllocator(capacity, BucketCacheConfig.defaultBucketSizes());
   }
 
   @Benchmark

@@ -42,6 +42,7 @@ class RunPlanTest {
   }
 
   @Test
+  @SuppressWarnings("ReferenceEquality") // "every run but that one": identity, not equal values
   void theRegionPairRunsApartWithTheWarmupAndForksItNeedsAndTheOthersKeepTheModes() {
     List<String> benchmarks = new ArrayList<>(BENCHMARKS);
     benchmarks.add("dev.blockcache.hbase.bench.RegionGetBenchmark.getT1");

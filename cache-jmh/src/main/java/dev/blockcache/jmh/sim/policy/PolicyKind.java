@@ -65,7 +65,7 @@ public enum PolicyKind {
     Policy create(Trace trace, int blocks, CacheSetup setup) {
       long capacity = l1Capacity(blocks, setup, HeapBlock.LRU_ENTRY_OVERHEAD);
       LruBlockCache cache = new LruBlockCache(LruConfig.builder(capacity).build());
-      return new BlockCachePolicy(cache, setup.blockSize(), NOTHING);
+      return new BlockCachePolicy(cache, setup.blockSize(), PolicyKind::nothing);
     }
   },
   /** Our L1 {@link TinyLfuBlockCache} with the default config. */
@@ -76,7 +76,7 @@ public enum PolicyKind {
       TinyLfuConfig config = TinyLfuConfig.of(l1Capacity(blocks, setup, HeapBlock.TINYLFU_ENTRY_OVERHEAD),
           TinyLfuConfig.DEFAULT_MAX_BLOCK_SIZE, setup.blockSize());
       TinyLfuBlockCache cache = new TinyLfuBlockCache(config);
-      return new BlockCachePolicy(cache, setup.blockSize(), NOTHING);
+      return new BlockCachePolicy(cache, setup.blockSize(), PolicyKind::nothing);
     }
   },
   /**
@@ -109,14 +109,15 @@ public enum PolicyKind {
       // DRAINED waits until every block is written (mostly on this thread: see BucketCache.awaitWritten) before the
       // next access, and INLINE writes on this thread: a replay is deterministic either way.
       BucketCache cache = BucketCache.create(config.build());
-      Runnable afterInsert = setup.l2Writes() == L2Writes.DRAINED ? () -> L2Drain.await(cache) : NOTHING;
+      Runnable afterInsert = setup.l2Writes() == L2Writes.DRAINED ? () -> L2Drain.await(cache) : PolicyKind::nothing;
       return new BlockCachePolicy(cache, setup.blockSize(), afterInsert);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create the L2", e);
     }
   }
 
-  private static final Runnable NOTHING = () -> { };
+  /** The after-insert step of a cache that needs none. */
+  private static void nothing() {}
 
   private final String label;
 
