@@ -5,7 +5,6 @@ import static dev.blockcache.bucket.BucketCacheConfig.MAX_CAPACITY;
 import static dev.blockcache.bucket.BucketCacheConfig.MAX_CAPACITY_MB;
 import static dev.blockcache.bucket.BucketCacheConfig.SIZE;
 
-import dev.blockcache.bucket.alloc.BucketAllocator;
 import dev.blockcache.bucket.alloc.ItemSizes;
 import dev.blockcache.config.ConfigException;
 import java.util.Arrays;

@@ -1,23 +1,22 @@
 package dev.blockcache.sizing;
 
-import dev.blockcache.bucket.BucketCache;
+import dev.blockcache.bucket.BucketCacheConfig;
 import dev.blockcache.bucket.EngineGeometry;
 import dev.blockcache.bucket.alloc.BucketAllocator;
 import dev.blockcache.bucket.engine.FileIoEngine;
-import dev.blockcache.bucket.engine.PageCache;
 import dev.blockcache.bucket.engine.HeapIoEngine;
 import dev.blockcache.bucket.engine.IoEngineRegistry;
 import dev.blockcache.bucket.engine.MmapIoEngine;
 import dev.blockcache.bucket.engine.OffHeapIoEngine;
+import dev.blockcache.bucket.engine.PageCache;
 import dev.blockcache.bucket.format.BlockHeader;
 import dev.blockcache.bucket.index.IndexHeap;
-import dev.blockcache.bucket.BucketCacheConfig;
 import dev.blockcache.config.ConfigException;
 import dev.blockcache.config.L1Policy;
 import dev.blockcache.config.LruConfig;
+import dev.blockcache.config.TinyLfuConfig;
 import dev.blockcache.site.SiteConfig;
 import dev.blockcache.site.SiteConfigReader;
-import dev.blockcache.config.TinyLfuConfig;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -3,8 +3,8 @@ package dev.blockcache.bucket.index;
 import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.CachePriority;
 import java.util.Objects;
-import java.util.function.LongPredicate;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongPredicate;
 import java.util.function.LongUnaryOperator;
 
 /**

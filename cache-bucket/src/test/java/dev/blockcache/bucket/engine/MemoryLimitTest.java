@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.blockcache.bucket.BucketCache;
-import dev.blockcache.bucket.index.IndexEntry;
 import dev.blockcache.bucket.BucketCacheConfig;
+import dev.blockcache.bucket.index.IndexEntry;
 import dev.blockcache.config.ConfigException;
 import io.netty.util.internal.PlatformDependent;
 import org.junit.jupiter.api.Test;
