@@ -117,15 +117,12 @@ final class BlockInserter {
    * null when the block is to wait for a writer instead. The caller keeps {@code block}.
    */
   private CacheResult intoSlotNow(BlockKey key, ByteBuf block, CacheOptions options) {
-    switch (copies) {
-      case SLOT:
-        return inline.write(key, block, options, storedLength(key, block));
-      case FREE_SLOT:
-        return ramCache.get(key) != null ? CacheResult.ALREADY_CACHED
-            : inline.writeIfFree(key, block, options, storedLength(key, block));
-      default:
-        return null;
-    }
+    return switch (copies) {
+      case SLOT -> inline.write(key, block, options, storedLength(key, block));
+      case FREE_SLOT -> ramCache.get(key) != null ? CacheResult.ALREADY_CACHED
+          : inline.writeIfFree(key, block, options, storedLength(key, block));
+      default -> null;
+    };
   }
 
   private static void checkInsert(BlockKey key, ByteBuf block, CacheOptions options, QueueWait wait) {

@@ -1,39 +1,39 @@
 package dev.blockcache.bucket;
 
-import dev.blockcache.bucket.config.BucketCacheKeys;
 import dev.blockcache.api.BlockCache;
 import dev.blockcache.api.BlockFile;
 import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.BlockReader;
 import dev.blockcache.api.CacheOptions;
+import dev.blockcache.api.CachePriority;
 import dev.blockcache.api.CacheResult;
 import dev.blockcache.api.CacheStats;
-import dev.blockcache.api.CachePriority;
 import dev.blockcache.api.ReadOptions;
 import dev.blockcache.bucket.alloc.BucketAllocator;
+import dev.blockcache.bucket.alloc.SlotPins;
+import dev.blockcache.bucket.config.BucketCacheKeys;
 import dev.blockcache.bucket.engine.ChannelIo;
 import dev.blockcache.bucket.engine.FileEngineOptions;
 import dev.blockcache.bucket.engine.IoEngine;
 import dev.blockcache.bucket.engine.IoEngineRegistry;
 import dev.blockcache.bucket.engine.PageCache;
 import dev.blockcache.bucket.format.BlockHeader;
+import dev.blockcache.bucket.index.BlockIndex;
 import dev.blockcache.bucket.index.IndexEntry;
 import dev.blockcache.bucket.write.PendingWrite;
 import dev.blockcache.bucket.write.QueueWait;
 import dev.blockcache.bucket.write.WriterPipeline;
-import dev.blockcache.bucket.alloc.SlotPins;
-import dev.blockcache.bucket.index.BlockIndex;
 import dev.blockcache.config.ConfigException;
 import dev.blockcache.stats.StatsRecorder;
-import java.time.Duration;
-import java.util.Objects;
-import org.slf4j.LoggerFactory;
 import io.netty.buffer.ByteBuf;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.Iterator;
+import java.util.Objects;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
+import org.slf4j.LoggerFactory;
 
 /**
  * The L2 cache: blocks in slots of an {@link IoEngine}, found through a compact

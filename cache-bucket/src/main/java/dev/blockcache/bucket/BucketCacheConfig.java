@@ -18,8 +18,8 @@ import static dev.blockcache.bucket.config.BucketCacheKeys.SINGLE_FACTOR;
 import static dev.blockcache.bucket.config.BucketCacheKeys.WRITER_QUEUE_LENGTH;
 import static dev.blockcache.bucket.config.BucketCacheKeys.WRITER_THREADS;
 
-import dev.blockcache.bucket.config.BucketCacheKeys;
 import dev.blockcache.bucket.alloc.ItemSizes;
+import dev.blockcache.bucket.config.BucketCacheKeys;
 import dev.blockcache.config.Checks;
 import dev.blockcache.config.ConfigException;
 
@@ -47,9 +47,14 @@ public final class BucketCacheConfig {
   /** Longest checkpoint period accepted: one day. */
   public static final long MAX_PERSIST_INTERVAL_MS = 86_400_000L;
   /** HBase's default item sizes: 4 KiB .. 512 KiB, each plus 1 KiB for the block header and slack. */
-  public static final int[] DEFAULT_BUCKET_SIZES = {
+  private static final int[] DEFAULT_BUCKET_SIZES = {
       5 * 1024, 9 * 1024, 17 * 1024, 33 * 1024, 41 * 1024, 49 * 1024, 57 * 1024, 65 * 1024, 97 * 1024,
       129 * 1024, 193 * 1024, 257 * 1024, 385 * 1024, 513 * 1024};
+
+  /** HBase's default item sizes ({@code hbase.bucketcache.bucket.sizes} unset): a copy, ascending. */
+  public static int[] defaultBucketSizes() {
+    return DEFAULT_BUCKET_SIZES.clone();
+  }
   public static final int DEFAULT_WRITER_THREADS = 3;
   public static final int DEFAULT_WRITER_QUEUE_LENGTH = 64;
   public static final long DEFAULT_QUEUE_ADDITION_WAIT_TIME_MS = 0;
@@ -469,7 +474,11 @@ public final class BucketCacheConfig {
       return this;
     }
 
-    /** @throws ConfigException naming the first key whose value is out of range */
+    /**
+     * The validated config.
+     *
+     * @throws ConfigException naming the first key whose value is out of range
+     */
     public BucketCacheConfig build() {
       return new BucketCacheConfig(this);
     }

@@ -3,7 +3,6 @@ package dev.blockcache.bucket;
 import static dev.blockcache.bucket.config.BucketCacheKeys.BUCKET_SIZES;
 import static dev.blockcache.bucket.config.BucketCacheKeys.SIZE;
 
-import dev.blockcache.bucket.alloc.BucketAllocator;
 import dev.blockcache.bucket.alloc.ItemSizes;
 import dev.blockcache.bucket.config.BucketCacheKeys;
 import dev.blockcache.config.ConfigException;

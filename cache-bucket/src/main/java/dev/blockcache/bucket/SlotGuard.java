@@ -1,8 +1,8 @@
 package dev.blockcache.bucket;
 
-import dev.blockcache.buffer.ViewOwner;
 import dev.blockcache.bucket.alloc.SlotPins;
 import dev.blockcache.bucket.engine.IoEngine;
+import dev.blockcache.buffer.ViewOwner;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**

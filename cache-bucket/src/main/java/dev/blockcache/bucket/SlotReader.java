@@ -2,13 +2,13 @@ package dev.blockcache.bucket;
 
 import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.BlockReader;
-import dev.blockcache.buffer.BlockBuf;
-import dev.blockcache.buffer.ScopedBlockView;
 import dev.blockcache.bucket.engine.IoEngine;
 import dev.blockcache.bucket.format.BlockHeader;
 import dev.blockcache.bucket.index.BlockIndex;
 import dev.blockcache.bucket.index.EntrySink;
 import dev.blockcache.bucket.index.IndexEntry;
+import dev.blockcache.buffer.BlockBuf;
+import dev.blockcache.buffer.ScopedBlockView;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.io.IOException;

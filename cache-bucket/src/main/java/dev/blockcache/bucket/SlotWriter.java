@@ -6,7 +6,6 @@ import dev.blockcache.api.CacheResult;
 import dev.blockcache.bucket.engine.IoEngine;
 import dev.blockcache.bucket.format.BlockHeader;
 import dev.blockcache.bucket.index.BlockIndex;
-import dev.blockcache.bucket.index.IndexEntry;
 import dev.blockcache.bucket.write.BlockWriter;
 import dev.blockcache.bucket.write.PendingWrite;
 import io.netty.buffer.ByteBuf;

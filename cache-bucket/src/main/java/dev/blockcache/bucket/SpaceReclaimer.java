@@ -1,5 +1,6 @@
 package dev.blockcache.bucket;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.blockcache.api.BlockCategory;
 import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.CachePriority;
@@ -160,6 +161,7 @@ final class SpaceReclaimer {
   }
 
   /** tinylfu: evicts chosen blocks of the class one at a time until an item is free, then the bucket pass. */
+  @GuardedBy("this")
   private long allocateAfterVictims(int length) {
     for (int i = 0; i < MAX_VICTIMS_PER_ALLOCATION && frequency.evictOne(length); i++) {
       long offset = allocator.allocate(length);
@@ -172,6 +174,7 @@ final class SpaceReclaimer {
   }
 
   /** Evicts every block of the bucket that is cheapest to empty, so that it can move to {@code sizeClass}. */
+  @GuardedBy("this")
   private void emptyCheapestBucket(int sizeClass) {
     long start = allocator.cheapestBucketToEmpty(sizeClass);
     if (start < 0) {
@@ -182,6 +185,7 @@ final class SpaceReclaimer {
   }
 
   /** Evicts blocks of {@code length}'s size class, counted in items (a block takes one whatever its length). */
+  @GuardedBy("this")
   private long evictSizeClass(int length) {
     int sizeClass = allocator.sizeClassOf(length);
     long usedItems = allocator.stats().sizeClasses().get(sizeClass).usedItems();
@@ -203,6 +207,7 @@ final class SpaceReclaimer {
    * The global pass. {@code bytesToFree} and {@code minSize} are allocator item bytes; the index's per-priority
    * sizes and its sweeps are stored bytes, so both are scaled by stored / item bytes before the plan is made.
    */
+  @GuardedBy("this")
   private long evictPlanned(long bytesToFree, long minSize) {
     long[] sizes = new long[CachePriority.COUNT];
     long[] targets = new long[CachePriority.COUNT];
@@ -223,11 +228,14 @@ final class SpaceReclaimer {
     long freed = 0;
     for (CachePriority p : CachePriority.values()) {
       if (plan[p.ordinal()] > 0) {
-        freed += index.evict(p, plan[p.ordinal()], ALL, evicted);
+        freed += index.evict(p, plan[p.ordinal()], SpaceReclaimer::any, evicted);
       }
     }
     return freed;
   }
 
-  private static final LongPredicate ALL = entry -> true;
+  /** Takes every entry: the global pass evicts whatever the sweep reaches. */
+  private static boolean any(long entry) {
+    return true;
+  }
 }

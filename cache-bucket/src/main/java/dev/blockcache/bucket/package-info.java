@@ -27,6 +27,11 @@
  * {@code IndexPersister}'s checkpoint lock, under which a checkpoint takes one segment's read lock at a time and syncs
  * the engine; the cache's own monitor (its closed flag only).
  *
+ * <p>Every field these locks guard carries {@code @GuardedBy}, and every helper that must run under one is named
+ * {@code ...Locked} and carries it too; Error Prone checks both at compile time. The segment lock is a
+ * {@code StampedLock} that is also a {@code Lock} for its write lock ({@code SegmentLock}), so that the checker follows
+ * it; only a segment's optimistic and stamped reads are exempt, each marked where it is.
+ *
  * <p>Why this order: the allocator and the pin table are the hottest shared locks after the segments, and a segment
  * write lock blocks every get of its stripe; freeing slots after the segment lock is released keeps gets from waiting
  * behind the allocator, and keeps every lock that frees memory a leaf, so no future call from the allocator or the

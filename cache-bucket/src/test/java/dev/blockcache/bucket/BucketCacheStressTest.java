@@ -106,7 +106,7 @@ class BucketCacheStressTest {
           }
           ThreadLocalRandom random = ThreadLocalRandom.current();
           // Readers: at least OPS gets, and on until the writers and the evictor are done.
-          for (int i = 0; (i < OPS || role == 0 && mutatorsDone.getCount() > 0) && failure.get() == null; i++) {
+          for (int i = 0; (i < OPS || (role == 0 && mutatorsDone.getCount() > 0)) && failure.get() == null; i++) {
             BlockKey key = randomKey(random);
             if (role == 0) {
               ByteBuf block = cache.getBlock(key, ReadOptions.of(BlockCategory.DATA));

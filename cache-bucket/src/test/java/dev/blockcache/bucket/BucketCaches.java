@@ -1,6 +1,5 @@
 package dev.blockcache.bucket;
 
-import dev.blockcache.bucket.format.BlockHeader;
 import dev.blockcache.api.BlockKey;
 import dev.blockcache.bucket.alloc.ItemSizes;
 import dev.blockcache.bucket.engine.ChannelIo;
@@ -8,6 +7,7 @@ import dev.blockcache.bucket.engine.FileEngineOptions;
 import dev.blockcache.bucket.engine.IoEngine;
 import dev.blockcache.bucket.engine.IoEngineRegistry;
 import dev.blockcache.bucket.engine.PageCache;
+import dev.blockcache.bucket.format.BlockHeader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;

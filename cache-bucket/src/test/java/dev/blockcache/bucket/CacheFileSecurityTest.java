@@ -59,20 +59,12 @@ class CacheFileSecurityTest {
   @ParameterizedTest
   @ValueSource(strings = {"relative", "directory", "missing-parent", "parent-is-a-file"})
   void aBadPersistentPathIsRefusedAtStartNamingTheKey(String kind) throws IOException {
-    String path;
-    switch (kind) {
-      case "relative":
-        path = "index";
-        break;
-      case "directory":
-        path = Files.createDirectory(dir.resolve("index")).toString();
-        break;
-      case "missing-parent":
-        path = dir.resolve("no/such/dir/index").toString();
-        break;
-      default:
-        path = Files.createFile(dir.resolve("plain")).resolve("index").toString();
-    }
+    String path = switch (kind) {
+      case "relative" -> "index";
+      case "directory" -> Files.createDirectory(dir.resolve("index")).toString();
+      case "missing-parent" -> dir.resolve("no/such/dir/index").toString();
+      default -> Files.createFile(dir.resolve("plain")).resolve("index").toString();
+    };
     BucketCacheConfig config = BucketCaches.config("file:" + dir.resolve("cache.bin"), 8L << 20)
         .persistentPath(path).build();
     ConfigException e = assertThrows(ConfigException.class, () -> {

@@ -49,15 +49,16 @@ final class FaultyChannelIo implements ChannelIo {
   @Override
   public int read(FileChannel channel, ByteBuffer dst, long position) throws IOException {
     switch (readFault) {
-      case EIO:
-        throw new IOException("Input/output error (injected EIO)");
-      case SLOW:
+      case EIO -> throw new IOException("Input/output error (injected EIO)");
+      case SLOW -> {
         stall();
         return channel.read(dst, position);
-      case SLOW_EIO:
+      }
+      case SLOW_EIO -> {
         stall();
         throw new IOException("Input/output error after a slow read (injected timeout)");
-      case SHORT_READ:
+      }
+      case SHORT_READ -> {
         if (dst.remaining() > 1) {
           int limit = dst.limit();
           dst.limit(dst.position() + dst.remaining() / 2);
@@ -66,8 +67,10 @@ final class FaultyChannelIo implements ChannelIo {
           return n;
         }
         return -1;
-      default:
+      }
+      default -> {
         return channel.read(dst, position);
+      }
     }
   }
 

@@ -23,18 +23,13 @@ record L2Spec(Engine engine, WriterMode writer, ReadMode read, Checksum checksum
     HEAP, OFFHEAP, FILE, FILES, MMAP;
 
     String spec(Path dir) {
-      switch (this) {
-        case HEAP:
-          return "heap";
-        case OFFHEAP:
-          return "offheap";
-        case FILE:
-          return "file:" + dir.resolve("cache.bin");
-        case FILES:
-          return "files:" + dir.resolve("cache-a.bin") + "," + dir.resolve("cache-b.bin");
-        default:
-          return "mmap:" + dir.resolve("cache.map");
-      }
+      return switch (this) {
+        case HEAP -> "heap";
+        case OFFHEAP -> "offheap";
+        case FILE -> "file:" + dir.resolve("cache.bin");
+        case FILES -> "files:" + dir.resolve("cache-a.bin") + "," + dir.resolve("cache-b.bin");
+        default -> "mmap:" + dir.resolve("cache.map");
+      };
     }
   }
 

@@ -23,6 +23,7 @@ class ScopedL2ReadAllocationTest {
 
   /** Sums three bytes of each block; reused, so the reader allocates nothing either. */
   private static final class ThreeBytes implements BlockReader {
+    @SuppressWarnings("UnusedVariable") // a sink: the reads must have an effect the compiler keeps
     long sum;
 
     @Override

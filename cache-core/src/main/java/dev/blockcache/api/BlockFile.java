@@ -52,7 +52,7 @@ public final class BlockFile {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof BlockFile && name.equals(((BlockFile) o).name);
+    return o instanceof BlockFile blockFile && name.equals(blockFile.name);
   }
 
   @Override

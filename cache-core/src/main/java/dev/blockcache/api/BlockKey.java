@@ -122,10 +122,9 @@ public final class BlockKey {
     if (this == o) {
       return true;
     }
-    if (!(o instanceof BlockKey)) {
+    if (!(o instanceof BlockKey other)) {
       return false;
     }
-    BlockKey other = (BlockKey) o;
     return hash64 == other.hash64 && offset == other.offset && file.equals(other.file);
   }
 

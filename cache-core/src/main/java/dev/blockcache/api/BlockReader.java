@@ -27,17 +27,19 @@ public interface BlockReader {
    *     (a reader that kept it would otherwise read it after the call)
    */
   static void lend(ByteBuf block, BlockReader reader) {
+    int left;
     try {
       reader.read(block);
     } finally {
-      int left = block.refCnt();
+      left = block.refCnt();
       if (left > 0) {
         block.release(left);
       }
-      if (left != 1) {
-        throw new IllegalStateException("a scoped read's reader " + (left == 0 ? "released" : "retained")
-            + " the block it was lent; it must do neither");
-      }
+    }
+    // Outside the finally: an exception of the reader's own propagates rather than this one.
+    if (left != 1) {
+      throw new IllegalStateException("a scoped read's reader " + (left == 0 ? "released" : "retained")
+          + " the block it was lent; it must do neither");
     }
   }
 }

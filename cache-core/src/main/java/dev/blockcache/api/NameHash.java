@@ -51,15 +51,15 @@ final class NameHash {
         encoded = c;
         count = 1;
       } else if (c < 0x800) {
-        encoded = (0xC0 | c >>> 6) | (0x80 | c & 0x3F) << 8;
+        encoded = (0xC0 | c >>> 6) | (0x80 | (c & 0x3F)) << 8;
         count = 2;
       } else if (!Character.isSurrogate(c)) {
-        encoded = (0xE0 | c >>> 12) | (0x80 | c >>> 6 & 0x3F) << 8 | (0x80 | c & 0x3F) << 16;
+        encoded = (0xE0 | c >>> 12) | (0x80 | (c >>> 6 & 0x3F)) << 8 | (0x80 | (c & 0x3F)) << 16;
         count = 3;
       } else if (Character.isHighSurrogate(c) && i < n && Character.isLowSurrogate(name.charAt(i))) {
         int cp = Character.toCodePoint(c, name.charAt(i++));
-        encoded = (0xF0 | cp >>> 18) | (0x80 | cp >>> 12 & 0x3F) << 8 | (0x80 | cp >>> 6 & 0x3F) << 16
-            | (0x80 | cp & 0x3F) << 24;
+        encoded = (0xF0 | cp >>> 18) | (0x80 | (cp >>> 12 & 0x3F)) << 8 | (0x80 | (cp >>> 6 & 0x3F)) << 16
+            | (0x80 | (cp & 0x3F)) << 24;
         count = 4;
       } else {
         throw unpairedSurrogate(name, i - 1);

@@ -239,7 +239,7 @@ public sealed class BlockBuf extends ReadOnlyRefCountedBuf permits OwnedBlockBuf
       return backing.getUnsignedMedium(offset + index);
     }
     int i = offset + index;
-    return (a[i] & 0xFF) << 16 | (a[i + 1] & 0xFF) << 8 | a[i + 2] & 0xFF;
+    return (a[i] & 0xFF) << 16 | (a[i + 1] & 0xFF) << 8 | (a[i + 2] & 0xFF);
   }
 
   @Override
@@ -249,7 +249,7 @@ public sealed class BlockBuf extends ReadOnlyRefCountedBuf permits OwnedBlockBuf
       return backing.getUnsignedMediumLE(offset + index);
     }
     int i = offset + index;
-    return a[i] & 0xFF | (a[i + 1] & 0xFF) << 8 | (a[i + 2] & 0xFF) << 16;
+    return (a[i] & 0xFF) | (a[i + 1] & 0xFF) << 8 | (a[i + 2] & 0xFF) << 16;
   }
 
   @Override

@@ -15,13 +15,10 @@ public enum L1Policy {
 
   /** The policy named {@code value} (case-insensitive, as HBase reads it). */
   public static L1Policy parse(String key, String value) {
-    switch (value.toUpperCase(Locale.ROOT)) {
-      case "LRU":
-        return LRU;
-      case "TINYLFU":
-        return TINYLFU;
-      default:
-        throw new ConfigException(key, value, "LRU or TinyLFU");
-    }
+    return switch (value.toUpperCase(Locale.ROOT)) {
+      case "LRU" -> LRU;
+      case "TINYLFU" -> TINYLFU;
+      default -> throw new ConfigException(key, value, "LRU or TinyLFU");
+    };
   }
 }

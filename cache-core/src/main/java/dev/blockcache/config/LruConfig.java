@@ -232,7 +232,11 @@ public final class LruConfig {
       return this;
     }
 
-    /** @throws ConfigException naming the first key whose value is out of range */
+    /**
+     * The validated config.
+     *
+     * @throws ConfigException naming the first key whose value is out of range
+     */
     public LruConfig build() {
       return new LruConfig(this);
     }

@@ -69,14 +69,11 @@ public final class SiteValues {
     if (value == null) {
       return defaultValue;
     }
-    switch (value.toLowerCase(Locale.ROOT)) {
-      case "true":
-        return true;
-      case "false":
-        return false;
-      default:
-        throw new ConfigException(key, value, "true or false");
-    }
+    return switch (value.toLowerCase(Locale.ROOT)) {
+      case "true" -> true;
+      case "false" -> false;
+      default -> throw new ConfigException(key, value, "true or false");
+    };
   }
 
   /** A size in bytes, as a number with an optional k, m, g or t suffix (powers of 1024); -1 when absent. */
@@ -91,7 +88,7 @@ public final class SiteValues {
     if (value == null) {
       return null;
     }
-    String[] parts = value.split(",");
+    String[] parts = value.split(",", 0); // limit 0: a trailing comma is ignored, as Hadoop's Configuration.getInts does
     int[] numbers = new int[parts.length];
     for (int i = 0; i < parts.length; i++) {
       try {

@@ -45,7 +45,11 @@ public final class TinyLfuConfig {
     return of(capacityBytes, DEFAULT_MAX_BLOCK_SIZE, LruConfig.DEFAULT_MIN_BLOCK_SIZE);
   }
 
-  /** @throws ConfigException naming the first key whose value is out of range */
+  /**
+   * The validated config of these values.
+   *
+   * @throws ConfigException naming the first key whose value is out of range
+   */
   public static TinyLfuConfig of(long capacityBytes, long maxBlockSize, long minBlockSize) {
     return new TinyLfuConfig(capacityBytes, maxBlockSize, minBlockSize);
   }
@@ -102,7 +106,11 @@ public final class TinyLfuConfig {
       return this;
     }
 
-    /** @throws ConfigException naming the first key whose value is out of range */
+    /**
+     * The validated config.
+     *
+     * @throws ConfigException naming the first key whose value is out of range
+     */
     public TinyLfuConfig build() {
       return new TinyLfuConfig(capacity, maxBlockSize, minBlockSize);
     }

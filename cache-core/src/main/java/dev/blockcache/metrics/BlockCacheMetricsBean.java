@@ -137,8 +137,7 @@ public final class BlockCacheMetricsBean implements DynamicMBean {
     final CacheStats l2;
 
     Snapshots(BlockCache cache) {
-      if (cache instanceof CombinedBlockCache) {
-        CombinedBlockCache combined = (CombinedBlockCache) cache;
+      if (cache instanceof CombinedBlockCache combined) {
         l1 = combined.l1Stats();
         l2 = combined.l2Stats();
         all = l1.plus(l2);

@@ -1,5 +1,6 @@
 package dev.blockcache.stats;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -60,14 +61,19 @@ final class ThreadCounters {
   private final Cell[] byThreadId = new Cell[ID_SLOTS];
   /** The counts of virtual threads. */
   private final LongAdder[] shared;
+  @SuppressWarnings("ThreadLocalUsage") // a cell per thread of this counter set: per instance by design
   private final ThreadLocal<Cell> cells = new ThreadLocal<>();
   /** Guards {@link #registered}, {@link #registeredCount}, {@link #sweepAt} and {@link #retired}. */
   private final Object registry = new Object();
+  @GuardedBy("registry")
   private Cell[] registered = new Cell[4];
+  @GuardedBy("registry")
   private int registeredCount;
   /** A sweep runs when {@link #registeredCount} reaches this: twice what the last sweep left, at least 4. */
+  @GuardedBy("registry")
   private int sweepAt = 4;
   /** Counts of the cells dropped by sweeps. */
+  @GuardedBy("registry")
   private final long[] retired;
 
   /** {@code width} counters, all 0. */
@@ -142,7 +148,7 @@ final class ThreadCounters {
     Cell cell = new Cell(width, Thread.currentThread());
     synchronized (registry) {
       if (registeredCount == sweepAt) {
-        sweepEnded();
+        sweepEndedLocked();
       }
       if (registeredCount == registered.length) {
         registered = Arrays.copyOf(registered, registered.length * 2);
@@ -159,7 +165,8 @@ final class ThreadCounters {
   }
 
   /** Folds the cells of ended threads into {@link #retired}; under the registry lock. */
-  private void sweepEnded() {
+  @GuardedBy("registry")
+  private void sweepEndedLocked() {
     int kept = 0;
     for (int c = 0; c < registeredCount; c++) {
       Cell cell = registered[c];

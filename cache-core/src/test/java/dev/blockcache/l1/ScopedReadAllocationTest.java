@@ -31,6 +31,7 @@ class ScopedReadAllocationTest {
 
   /** Sums three bytes of each block, as a reader does; reused, so the reader allocates nothing either. */
   private static final class ThreeBytes implements BlockReader {
+    @SuppressWarnings("UnusedVariable") // a sink: the reads must have an effect the compiler keeps
     long sum;
 
     @Override

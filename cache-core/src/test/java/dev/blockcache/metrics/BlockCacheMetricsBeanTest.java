@@ -15,8 +15,8 @@ import io.netty.buffer.ByteBuf;
 import java.util.Map;
 import java.util.function.DoubleSupplier;
 import java.util.function.LongSupplier;
-import javax.management.MBeanAttributeInfo;
 import javax.management.AttributeNotFoundException;
+import javax.management.MBeanAttributeInfo;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

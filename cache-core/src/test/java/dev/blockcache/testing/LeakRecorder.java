@@ -62,6 +62,7 @@ public final class LeakRecorder extends ResourceLeakDetectorFactory {
   /** Required by the abstract factory; netty deprecates the {@code maxActive} bound, which is ignored. */
   @Override
   @Deprecated
+  @SuppressWarnings("InlineMeSuggester") // an override of netty's deprecated method, not an API of ours to inline
   public <T> ResourceLeakDetector<T> newResourceLeakDetector(Class<T> resource, int samplingInterval, long maxActive) {
     return newResourceLeakDetector(resource, samplingInterval);
   }

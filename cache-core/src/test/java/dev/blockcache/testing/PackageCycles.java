@@ -13,9 +13,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.spi.ToolProvider;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.spi.ToolProvider;
 
 /**
  * The package import cycles among a module's own packages: the package graph comes from the JDK's {@code jdeps}
@@ -48,7 +48,7 @@ public final class PackageCycles {
       throw new IllegalStateException("jdeps failed (" + status + "): " + err);
     }
     Map<String, Set<String>> graph = new TreeMap<>();
-    for (String line : out.toString().split("\n")) {
+    for (String line : out.toString().lines().toList()) {
       Matcher m = EDGE.matcher(line);
       if (m.find() && m.group(1).startsWith(prefix) && m.group(2).startsWith(prefix)
           && !m.group(1).equals(m.group(2))) {

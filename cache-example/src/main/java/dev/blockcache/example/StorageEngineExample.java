@@ -67,8 +67,7 @@ public final class StorageEngineExample {
   }
 
   private static String describe(BlockCache cache) {
-    if (cache instanceof CombinedBlockCache) {
-      CombinedBlockCache combined = (CombinedBlockCache) cache;
+    if (cache instanceof CombinedBlockCache combined) {
       return "L1 " + combined.l1().getClass().getSimpleName() + " (index, bloom) + L2 "
           + combined.l2().getClass().getSimpleName() + " (data)";
     }
@@ -80,8 +79,7 @@ public final class StorageEngineExample {
     out.printf(Locale.ROOT, "%s: index %,d hits / %,d misses, bloom %,d / %,d, data %,d / %,d", label,
         all.hitCount(BlockCategory.INDEX), all.missCount(BlockCategory.INDEX), all.hitCount(BlockCategory.BLOOM),
         all.missCount(BlockCategory.BLOOM), all.hitCount(BlockCategory.DATA), all.missCount(BlockCategory.DATA));
-    if (cache instanceof CombinedBlockCache) {
-      CombinedBlockCache combined = (CombinedBlockCache) cache;
+    if (cache instanceof CombinedBlockCache combined) {
       out.printf(Locale.ROOT, "; L1 %,d / %,d, L2 %,d / %,d", combined.l1Stats().hitCount(),
           combined.l1Stats().missCount(), combined.l2Stats().hitCount(), combined.l2Stats().missCount());
     }
@@ -89,8 +87,7 @@ public final class StorageEngineExample {
   }
 
   private static Result result(long found, BlockCache cache) {
-    if (cache instanceof CombinedBlockCache) {
-      CombinedBlockCache combined = (CombinedBlockCache) cache;
+    if (cache instanceof CombinedBlockCache combined) {
       return new Result(found, combined.l1Stats().hitCount(), combined.l1Stats().missCount(),
           combined.l2Stats().hitCount(), combined.l2Stats().missCount());
     }
@@ -100,13 +97,14 @@ public final class StorageEngineExample {
   /** The example's own site: L1 20% of the heap, a 64 MB offheap L2. */
   static Path writeSite(Path dir) throws IOException {
     Path site = dir.resolve("hbase-site.xml");
-    Files.writeString(site, String.join("\n",
-        "<?xml version=\"1.0\"?>",
-        "<configuration>",
-        "  <property><name>hfile.block.cache.size</name><value>0.2</value></property>",
-        "  <property><name>hbase.bucketcache.ioengine</name><value>offheap</value></property>",
-        "  <property><name>hbase.bucketcache.size</name><value>64</value></property>",
-        "</configuration>", ""));
+    Files.writeString(site, """
+        <?xml version="1.0"?>
+        <configuration>
+          <property><name>hfile.block.cache.size</name><value>0.2</value></property>
+          <property><name>hbase.bucketcache.ioengine</name><value>offheap</value></property>
+          <property><name>hbase.bucketcache.size</name><value>64</value></property>
+        </configuration>
+        """);
     return site;
   }
 }

@@ -256,7 +256,7 @@ public final class BlockFileReader implements AutoCloseable {
       CRC32C crc = new CRC32C();
       for (int c = 0, chunk = 0; c < payload; c += CHUNK_SIZE, chunk++) {
         crc.reset();
-        crc.update(buf.array(), c, Math.min(CHUNK_SIZE, payload - c));
+        crc.update(buf.array(), buf.arrayOffset() + c, Math.min(CHUNK_SIZE, payload - c));
         int stored = buf.getInt(payload + chunk * CHECKSUM_SIZE);
         if (stored != (int) crc.getValue()) {
           throw new CorruptBlockException(fileName, offset, chunk, stored, (int) crc.getValue());

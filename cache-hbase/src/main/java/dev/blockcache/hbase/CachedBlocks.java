@@ -49,16 +49,12 @@ final class CachedBlocks {
 
     @Override
     public BlockType getBlockType() {
-      switch (entry.category()) {
-        case INDEX:
-          return BlockType.LEAF_INDEX;
-        case BLOOM:
-          return BlockType.BLOOM_CHUNK;
-        case META:
-          return BlockType.META;
-        default:
-          return BlockType.DATA;
-      }
+      return switch (entry.category()) {
+        case INDEX -> BlockType.LEAF_INDEX;
+        case BLOOM -> BlockType.BLOOM_CHUNK;
+        case META -> BlockType.META;
+        default -> BlockType.DATA;
+      };
     }
 
     @Override
@@ -89,7 +85,7 @@ final class CachedBlocks {
 
     @Override
     public boolean equals(Object o) {
-      return o instanceof Block && ((Block) o).entry.key().equals(entry.key());
+      return o instanceof Block block && block.entry.key().equals(entry.key());
     }
 
     @Override

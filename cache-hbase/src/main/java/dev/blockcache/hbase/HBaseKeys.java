@@ -30,30 +30,18 @@ final class HBaseKeys {
     if (type == null) {
       return BlockType.DATA;
     }
-    switch (type) {
-      case DATA:
-        return BlockType.DATA;
-      case ENCODED_DATA:
-        return BlockType.ENCODED_DATA;
-      case LEAF_INDEX:
-        return BlockType.LEAF_INDEX;
-      case INTERMEDIATE_INDEX:
-        return BlockType.INTERMEDIATE_INDEX;
-      case ROOT_INDEX:
-      case INDEX_V1:
-        return BlockType.ROOT_INDEX;
-      case BLOOM_CHUNK:
-        return BlockType.BLOOM_CHUNK;
-      case GENERAL_BLOOM_META:
-        return BlockType.GENERAL_BLOOM_META;
-      case DELETE_FAMILY_BLOOM_META:
-        return BlockType.DELETE_FAMILY_BLOOM_META;
-      case FILE_INFO:
-        return BlockType.FILE_INFO;
-      case TRAILER:
-        return BlockType.TRAILER;
-      default:
-        return BlockType.META;
-    }
+    return switch (type) {
+      case DATA -> BlockType.DATA;
+      case ENCODED_DATA -> BlockType.ENCODED_DATA;
+      case LEAF_INDEX -> BlockType.LEAF_INDEX;
+      case INTERMEDIATE_INDEX -> BlockType.INTERMEDIATE_INDEX;
+      case ROOT_INDEX, INDEX_V1 -> BlockType.ROOT_INDEX;
+      case BLOOM_CHUNK -> BlockType.BLOOM_CHUNK;
+      case GENERAL_BLOOM_META -> BlockType.GENERAL_BLOOM_META;
+      case DELETE_FAMILY_BLOOM_META -> BlockType.DELETE_FAMILY_BLOOM_META;
+      case FILE_INFO -> BlockType.FILE_INFO;
+      case TRAILER -> BlockType.TRAILER;
+      default -> BlockType.META;
+    };
   }
 }

@@ -46,10 +46,9 @@ final class HandedOverBlock extends CompositeByteBuf {
    * owns the returned buffer's reference either way it ends (cached, refused), and {@code block} stays the caller's.
    */
   static ByteBuf of(Cacheable block) {
-    if (!(block instanceof HFileBlock)) {
+    if (!(block instanceof HFileBlock hfileBlock)) {
       return null;
     }
-    HFileBlock hfileBlock = (HFileBlock) block;
     ByteBuff data = hfileBlock.getBufferReadOnly();
     ByteBuffer[] buffers = data.nioByteBuffers();
     if (buffers.length != 1) {

@@ -1,7 +1,7 @@
 package dev.blockcache.hbase;
 
-import dev.blockcache.bucket.config.BucketCacheKeys;
 import dev.blockcache.bucket.BucketCacheConfig;
+import dev.blockcache.bucket.config.BucketCacheKeys;
 import dev.blockcache.config.ConfigException;
 import dev.blockcache.site.SiteConfig;
 import dev.blockcache.site.SiteConfigReader;

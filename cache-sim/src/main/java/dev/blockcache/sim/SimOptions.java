@@ -25,6 +25,7 @@ import java.util.Locale;
  *
  * <p>Thread-safety: immutable.
  */
+@SuppressWarnings("ArrayRecordComponent") // parsed options handed to one run: never compared or hashed
 record SimOptions(Path tracesDir, List<String> traces, double[] sizes, List<PolicyKind> policies, CacheSetup setup,
     int maxEvents, Path results) {
 

@@ -61,7 +61,7 @@ class HitRatioSimulatorTest {
     List<String> rows = md.lines().filter(l -> l.startsWith("| lirs/tiny")).toList();
     assertEquals(3, rows.size());
     for (String row : rows) {
-      String[] cells = row.split("\\|");
+      String[] cells = row.split("\\|", -1);
       double opt = Double.parseDouble(cells[7].strip());
       for (int c = 6; c < 6 + PolicyKind.values().length; c++) { // the hit-ratio columns, not the writes
         assertTrue(Double.parseDouble(cells[c].strip()) <= opt, row);

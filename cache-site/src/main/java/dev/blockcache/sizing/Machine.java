@@ -146,7 +146,11 @@ public final class Machine {
       return this;
     }
 
-    /** @throws ConfigException naming the first argument whose value is out of range */
+    /**
+     * The validated machine.
+     *
+     * @throws ConfigException naming the first argument whose value is out of range
+     */
     public Machine build() {
       return new Machine(this);
     }

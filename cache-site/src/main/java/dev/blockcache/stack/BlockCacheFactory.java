@@ -4,11 +4,11 @@ import dev.blockcache.api.BlockCache;
 import dev.blockcache.bucket.BucketCache;
 import dev.blockcache.combined.CombinedBlockCache;
 import dev.blockcache.config.ConfigException;
-import dev.blockcache.site.SiteConfig;
-import dev.blockcache.site.SiteConfigReader;
 import dev.blockcache.l1.lru.LruBlockCache;
 import dev.blockcache.l1.tinylfu.TinyLfuBlockCache;
 import dev.blockcache.metrics.BlockCacheMetricsBean;
+import dev.blockcache.site.SiteConfig;
+import dev.blockcache.site.SiteConfigReader;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -97,9 +97,8 @@ public final class BlockCacheFactory {
   public static BlockCacheMetricsBean metricsBean(BlockCache cache) {
     Map<String, LongSupplier> counts = new LinkedHashMap<>();
     Map<String, DoubleSupplier> ratios = new LinkedHashMap<>();
-    BlockCache l2 = cache instanceof CombinedBlockCache ? ((CombinedBlockCache) cache).l2() : null;
-    if (l2 instanceof BucketCache) {
-      BucketCache bucket = (BucketCache) l2;
+    BlockCache l2 = cache instanceof CombinedBlockCache combinedBlockCache ? combinedBlockCache.l2() : null;
+    if (l2 instanceof BucketCache bucket) {
       ratios.put("l2AllocatorUtilisation", () -> bucket.metrics().utilisation());
       ratios.put("l2IndexHeapBytesPerEntry", () -> bucket.metrics().indexHeapBytesPerEntry());
       counts.put("l2WriterQueueDepth", () -> bucket.metrics().writerQueueDepth());

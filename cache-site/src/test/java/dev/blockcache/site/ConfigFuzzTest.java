@@ -34,16 +34,12 @@ class ConfigFuzzTest {
       "0.95", "0.85", "0.25", "0.50", "1000", "86400001", "1e3", "3.4028235E39"};
 
   private static String randomValue(SplittableRandom random) {
-    switch (random.nextInt(4)) {
-      case 0:
-        return Double.toString(random.nextDouble(-2, 2));
-      case 1:
-        return Long.toString(random.nextLong());
-      case 2:
-        return VALUES[random.nextInt(VALUES.length)] + VALUES[random.nextInt(VALUES.length)];
-      default:
-        return VALUES[random.nextInt(VALUES.length)];
-    }
+    return switch (random.nextInt(4)) {
+      case 0 -> Double.toString(random.nextDouble(-2, 2));
+      case 1 -> Long.toString(random.nextLong());
+      case 2 -> VALUES[random.nextInt(VALUES.length)] + VALUES[random.nextInt(VALUES.length)];
+      default -> VALUES[random.nextInt(VALUES.length)];
+    };
   }
 
   @Test
@@ -52,7 +48,7 @@ class ConfigFuzzTest {
     SplittableRandom random = new SplittableRandom(17);
     int[] outcome = new int[2];
     List<String> failures = new ArrayList<>();
-    assertTimeoutPreemptively(Duration.ofSeconds(120), () -> {
+    assertTimeoutPreemptively(Duration.ofMinutes(2), () -> {
       for (int i = 0; i < rounds; i++) {
         Configuration conf = new Configuration(false);
         conf.set(SiteConfigReader.L1_MEMORY_SIZE, "16m");

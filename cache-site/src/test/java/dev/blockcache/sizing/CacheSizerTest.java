@@ -71,14 +71,14 @@ class CacheSizerTest {
     // 151, 188, 235 slots, holding up to 96, 120, 150 and 188 entries: P(K <= 96) ≈ 0.009, P(97..120) ≈ 0.376,
     // P(121..150) ≈ 0.607, P(K > 150) ≈ 0.008, so E[slots] ≈ 1.1 + 56.8 + 114.1 + 1.9 ≈ 173.9.
     // Heap = 16 + 512 × (4 + 136) + 16 × 512 × 173.9 ≈ 1,496,300 B, 23.6 B per block. Asserted within 1%.
-    assertEquals(1_496_300, l2.indexHeapBytes(), 1_496_300 * 0.01);
+    assertEquals(1_496_300, (double) l2.indexHeapBytes(), 1_496_300 * 0.01);
     assertEquals(23.6, l2.indexHeapBytesPerBlock(), 0.3);
     // Writer queues: 3 threads × 64 × 65,536 = 12,582,912 B.
     assertEquals(12_582_912, l2.writerQueueHeapBytes());
 
     // Heap: 6,871,947,776 + ~1,496,300 + 12,582,912 ≈ 6.89 GB, under (0.8 − 0.4) × 2^35 = 13,743,895,347 B.
     assertEquals(6_871_947_776L + l2.indexHeapBytes() + 12_582_912, r.cacheHeapBytes());
-    assertEquals(13_743_895_347L, r.heapLimitBytes(), 1);
+    assertEquals(13_743_895_347.0, (double) r.heapLimitBytes(), 1);
     // Page cache: 128 GiB − 32 GiB − 4,294,950,912 (offheap L2) = 98,784,264,192 B = 71.9% of RAM.
     assertEquals(98_784_264_192L, r.pageCacheBytes());
     assertEquals(0.719, r.pageCacheShareOfRam(), 0.001);

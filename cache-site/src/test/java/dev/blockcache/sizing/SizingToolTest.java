@@ -31,7 +31,7 @@ class SizingToolTest {
 
   @Test
   void printsThePublishedStacksFigures() throws Exception {
-    assertEquals(0, run("--site=" + published(), "--heap", "32g", "--ram=128g"), err.toString());
+    assertEquals(0, run("--site=" + published(), "--heap", "32g", "--ram=128g"), err.toString(StandardCharsets.UTF_8));
     String text = out.toString(StandardCharsets.UTF_8);
     assertTrue(text.contains("L1 (LRU, on heap): capacity 6.40 GiB"), text);
     assertTrue(text.contains("103,594 blocks of 64.0 KiB"), text);
@@ -58,14 +58,15 @@ class SizingToolTest {
 
     err.reset();
     assertEquals(2, run("--site=" + published(), "--heap=32g"));
-    assertTrue(err.toString(StandardCharsets.UTF_8).contains("--ram"), err.toString());
+    assertTrue(err.toString(StandardCharsets.UTF_8).contains("--ram"), err.toString(StandardCharsets.UTF_8));
 
     err.reset();
     assertEquals(2, run("--site=" + published(), "--heap=32g", "--ram=128g", "--xmx=1g"));
-    assertTrue(err.toString(StandardCharsets.UTF_8).contains("argument=--xmx=1g is not accepted"), err.toString());
+    assertTrue(err.toString(StandardCharsets.UTF_8).contains("argument=--xmx=1g is not accepted"),
+        err.toString(StandardCharsets.UTF_8));
 
     err.reset();
     assertEquals(2, run("--site=" + dir.resolve("missing.xml"), "--heap=32g", "--ram=128g"));
-    assertTrue(err.toString(StandardCharsets.UTF_8).contains("missing.xml"), err.toString());
+    assertTrue(err.toString(StandardCharsets.UTF_8).contains("missing.xml"), err.toString(StandardCharsets.UTF_8));
   }
 }

@@ -1,5 +1,6 @@
 package dev.blockcache.bucket.alloc;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
@@ -71,23 +72,33 @@ public final class BucketAllocator {
 
   private final Object lock = new Object();
   /** Size class of each bucket, or UNASSIGNED. Guarded by lock. */
+  @GuardedBy("lock")
   private final int[] bucketClass;
   /** Items in use per bucket. Guarded by lock. */
+  @GuardedBy("lock")
   private final int[] used;
   /** Free-item bitmaps, wordsPerBucket per bucket. Guarded by lock. */
+  @GuardedBy("lock")
   private final long[] freeBits;
   /** Links of the per-class free lists and of the unassigned list. Guarded by lock. */
+  @GuardedBy("lock")
   private final int[] next;
+  @GuardedBy("lock")
   private final int[] prev;
   /** Head of the list of buckets with a free item, per class; index classCount is the unassigned list. Guarded. */
+  @GuardedBy("lock")
   private final int[] head;
   /** Buckets per class. Guarded by lock. */
+  @GuardedBy("lock")
   private final int[] classBuckets;
   /** Used items per class. Guarded by lock. */
+  @GuardedBy("lock")
   private final long[] classUsed;
   /** Sum of the lengths passed to allocate for items not yet freed. Guarded by lock. */
+  @GuardedBy("lock")
   private long blockBytes;
   /** Sum of the item sizes of items not yet freed. Guarded by lock. */
+  @GuardedBy("lock")
   private long usedItemBytes;
 
   /**
@@ -231,11 +242,13 @@ public final class BucketAllocator {
   }
 
   /** The head of list {@code list}, read without the lock (see the class notes). */
+  @SuppressWarnings("GuardedBy") // an opaque read of a head the lock's holders write opaquely: a snapshot by design
   private int headOf(int list) {
     return (int) HEADS.getOpaque(head, list);
   }
 
   /** Counts an item of bucket {@code b} (class {@code c}) whose free bit was just cleared. */
+  @GuardedBy("lock")
   private void takenLocked(int b, int c, int length) {
     used[b]++;
     if (used[b] == itemsPerBucket[c]) {
@@ -406,6 +419,7 @@ public final class BucketAllocator {
     return new AllocatorStats(capacity(), usedBytes, block, perClass);
   }
 
+  @GuardedBy("lock")
   private int bucketOfLocked(long offset) {
     if (offset < 0 || offset >= capacity()) {
       throw new IllegalStateException("offset " + offset + " is outside [0, " + capacity() + ")");
@@ -414,6 +428,7 @@ public final class BucketAllocator {
   }
 
   /** Moves unassigned bucket {@code b} to class {@code c} with every item free. */
+  @GuardedBy("lock")
   private void assignLocked(int b, int c) {
     unlinkLocked(itemSizes.length, b);
     bucketClass[b] = c;
@@ -428,6 +443,7 @@ public final class BucketAllocator {
   }
 
   /** Returns emptied bucket {@code b} of class {@code c} to the unassigned pool. */
+  @GuardedBy("lock")
   private void unassignLocked(int b, int c) {
     unlinkLocked(c, b);
     bucketClass[b] = UNASSIGNED;
@@ -437,6 +453,7 @@ public final class BucketAllocator {
   }
 
   /** Clears and returns the lowest free item of {@code b}; the caller knows there is one. */
+  @GuardedBy("lock")
   private int takeFreeItemLocked(int b) {
     int base = b * wordsPerBucket;
     for (int w = 0; w < wordsPerBucket; w++) {
@@ -450,6 +467,7 @@ public final class BucketAllocator {
     throw new AssertionError("bucket " + b + " is on a free list but has no free item");
   }
 
+  @GuardedBy("lock")
   private void pushLocked(int list, int b) {
     int h = head[list];
     next[b] = h;
@@ -460,6 +478,7 @@ public final class BucketAllocator {
     HEADS.setOpaque(head, list, b);
   }
 
+  @GuardedBy("lock")
   private void unlinkLocked(int list, int b) {
     int p = prev[b];
     int n = next[b];

@@ -1,9 +1,13 @@
 package dev.blockcache.bucket.alloc;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.Lock;
 
 /**
  * Counts the readers that hold an L2 slot, so that a slot is never returned to its allocator while a reader copies
@@ -79,11 +83,11 @@ public final class SlotPins {
   public void pin(long offset) {
     long h = hash(checkOffset(offset));
     Stripe s = stripeOf(h);
-    s.acquire();
+    s.lock();
     try {
       s.pinLocked(offset, h);
     } finally {
-      s.release();
+      s.unlock();
     }
   }
 
@@ -95,7 +99,7 @@ public final class SlotPins {
   public boolean pinUnlessFreeing(long offset) {
     long h = hash(checkOffset(offset));
     Stripe s = stripeOf(h);
-    s.acquire();
+    s.lock();
     try {
       int i = s.findLocked(offset, h);
       if (i >= 0 && s.deferred[i] != NO_FREE) {
@@ -104,7 +108,7 @@ public final class SlotPins {
       s.pinLocked(offset, h);
       return true;
     } finally {
-      s.release();
+      s.unlock();
     }
   }
 
@@ -117,7 +121,7 @@ public final class SlotPins {
     long h = hash(checkOffset(offset));
     Stripe s = stripeOf(h);
     int length;
-    s.acquire();
+    s.lock();
     try {
       int i = s.findLocked(offset, h);
       if (i < 0) {
@@ -132,7 +136,7 @@ public final class SlotPins {
       }
       s.removeAtLocked(i);
     } finally {
-      s.release();
+      s.unlock();
     }
     if (length != NO_FREE) {
       freer.free(offset, length);
@@ -151,7 +155,7 @@ public final class SlotPins {
     }
     long h = hash(checkOffset(offset));
     Stripe s = stripeOf(h);
-    s.acquire();
+    s.lock();
     try {
       int i = s.findLocked(offset, h);
       if (i >= 0) {
@@ -164,7 +168,7 @@ public final class SlotPins {
         return false;
       }
     } finally {
-      s.release();
+      s.unlock();
     }
     freer.free(offset, length);
     return true;
@@ -174,12 +178,12 @@ public final class SlotPins {
   public int pinCount(long offset) {
     long h = hash(checkOffset(offset));
     Stripe s = stripeOf(h);
-    s.acquire();
+    s.lock();
     try {
       int i = s.findLocked(offset, h);
       return i < 0 ? 0 : s.pins[i];
     } finally {
-      s.release();
+      s.unlock();
     }
   }
 
@@ -187,12 +191,12 @@ public final class SlotPins {
   public boolean isFreeDeferred(long offset) {
     long h = hash(checkOffset(offset));
     Stripe s = stripeOf(h);
-    s.acquire();
+    s.lock();
     try {
       int i = s.findLocked(offset, h);
       return i >= 0 && s.deferred[i] != NO_FREE;
     } finally {
-      s.release();
+      s.unlock();
     }
   }
 
@@ -200,11 +204,11 @@ public final class SlotPins {
   public int pinnedSlots() {
     int n = 0;
     for (Stripe s : stripes) {
-      s.acquire();
+      s.lock();
       try {
         n += s.size;
       } finally {
-        s.release();
+        s.unlock();
       }
     }
     return n;
@@ -214,11 +218,11 @@ public final class SlotPins {
   public int deferredFrees() {
     int n = 0;
     for (Stripe s : stripes) {
-      s.acquire();
+      s.lock();
       try {
         n += s.deferredCount;
       } finally {
-        s.release();
+        s.unlock();
       }
     }
     return n;
@@ -245,10 +249,12 @@ public final class SlotPins {
 
   /**
    * One open-addressing table. Guarded by its own lock: every field but {@code locked} is read and written only
-   * between {@link #acquire} and {@link #release}. Invariants: {@code keys[i] == EMPTY} iff {@code pins[i] == 0}; an entry with a
+   * between {@link #lock} and {@link #unlock}. The stripe is a {@link Lock} so that Error Prone's {@code GuardedBy}
+   * analysis sees the {@code unlock()} in each caller's {@code finally} and checks every access to the fields: the
+   * calls go to this final class, so the interface costs nothing; only {@link #lock} and {@link #unlock} are used. Invariants: {@code keys[i] == EMPTY} iff {@code pins[i] == 0}; an entry with a
    * deferred free has {@code pins > 0}; {@code size <= keys.length / 2}.
    */
-  private static final class Stripe {
+  private static final class Stripe implements Lock {
     /** Spins before each yield while the lock is taken: longer than any section it guards, so yields are rare. */
     private static final int SPINS_PER_YIELD = 64;
     private static final VarHandle LOCKED;
@@ -261,18 +267,25 @@ public final class SlotPins {
       }
     }
 
-    /** 1 while a thread holds the stripe, else 0; written by {@link #acquire} (CAS) and {@link #release}. */
+    /** 1 while a thread holds the stripe, else 0; written by {@link #lock} (CAS) and {@link #unlock}. */
     @SuppressWarnings("unused") // accessed through LOCKED
     private volatile int locked;
 
+    @GuardedBy("this")
     long[] keys = newKeys(INITIAL_TABLE);
+    @GuardedBy("this")
     int[] pins = new int[INITIAL_TABLE];
+    @GuardedBy("this")
     int[] deferred = newDeferred(INITIAL_TABLE);
+    @GuardedBy("this")
     int size;
+    @GuardedBy("this")
     int deferredCount;
 
-    /** Takes the stripe: its fields written by the previous holder before {@link #release} are visible after. */
-    void acquire() {
+    /** Takes the stripe: its fields written by the previous holder before {@link #unlock} are visible after. */
+    @Override
+    @SuppressWarnings("ThreadPriorityCheck") // the yield lets a descheduled holder run (see the class notes)
+    public void lock() {
       int spins = 0;
       while (!LOCKED.compareAndSet(this, 0, 1)) {
         if (++spins % SPINS_PER_YIELD == 0) {
@@ -284,8 +297,32 @@ public final class SlotPins {
     }
 
     /** Gives the stripe back; only its holder may call it. */
-    void release() {
+    @Override
+    public void unlock() {
       LOCKED.setRelease(this, 0);
+    }
+
+    @Override
+    public boolean tryLock() {
+      return LOCKED.compareAndSet(this, 0, 1);
+    }
+
+    /** Unsupported: no caller waits interruptibly or with a timeout for a section of a few dozen instructions. */
+    @Override
+    public void lockInterruptibly() {
+      throw new UnsupportedOperationException();
+    }
+
+    /** Unsupported, as {@link #lockInterruptibly}. */
+    @Override
+    public boolean tryLock(long time, TimeUnit unit) {
+      throw new UnsupportedOperationException();
+    }
+
+    /** Unsupported: nothing waits on a stripe. */
+    @Override
+    public Condition newCondition() {
+      throw new UnsupportedOperationException();
     }
 
     private static long[] newKeys(int n) {
@@ -301,6 +338,7 @@ public final class SlotPins {
     }
 
     /** Index of {@code offset}'s entry, or -1. */
+    @GuardedBy("this")
     int findLocked(long offset, long h) {
       int mask = keys.length - 1;
       for (int i = (int) h & mask; ; i = (i + 1) & mask) {
@@ -314,6 +352,7 @@ public final class SlotPins {
       }
     }
 
+    @GuardedBy("this")
     void pinLocked(long offset, long h) {
       int mask = keys.length - 1;
       int i = (int) h & mask;
@@ -345,6 +384,7 @@ public final class SlotPins {
     }
 
     /** Removes entry {@code i}, shifting back later entries of the same probe run so no tombstone is needed. */
+    @GuardedBy("this")
     void removeAtLocked(int i) {
       int mask = keys.length - 1;
       int hole = i;
@@ -371,6 +411,7 @@ public final class SlotPins {
       size--;
     }
 
+    @GuardedBy("this")
     private void growLocked() {
       long[] oldKeys = keys;
       int[] oldPins = pins;

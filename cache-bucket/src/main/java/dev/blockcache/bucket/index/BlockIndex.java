@@ -3,8 +3,8 @@ package dev.blockcache.bucket.index;
 import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.CachePriority;
 import java.util.Objects;
-import java.util.function.LongPredicate;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongPredicate;
 import java.util.function.LongUnaryOperator;
 
 /**
@@ -85,10 +85,8 @@ import java.util.function.LongUnaryOperator;
  * <p>Thread-safety: safe for concurrent use by any number of threads.
  */
 public final class BlockIndex {
-  private static final LongPredicate ANY = entry -> true;
   /** Eviction weights: bytes (stored length), or one per entry. */
   private static final LongUnaryOperator BY_LENGTH = IndexEntry::length;
-  private static final LongUnaryOperator ONE_EACH = entry -> 1;
 
   /** Bits of the fingerprint that carry the file tag: 24 keeps 40 key bits per file while tags rarely collide. */
   public static final int TAG_BITS = 24;
@@ -371,7 +369,7 @@ public final class BlockIndex {
    * @return bytes removed (may exceed {@code bytesToFree} by less than one entry, or fall short if not enough)
    */
   public long evict(CachePriority priority, long bytesToFree, EntrySink sink) {
-    return evict(priority, bytesToFree, ANY, sink);
+    return evict(priority, bytesToFree, BlockIndex::any, sink);
   }
 
   /**
@@ -391,7 +389,7 @@ public final class BlockIndex {
    * @return entries removed
    */
   public long evictEntries(CachePriority priority, long count, LongPredicate accept, EntrySink sink) {
-    return sweep(priority, count, accept, ONE_EACH, sink);
+    return sweep(priority, count, accept, BlockIndex::oneEach, sink);
   }
 
   private long sweep(CachePriority priority, long need, LongPredicate accept, LongUnaryOperator weight,
@@ -423,7 +421,7 @@ public final class BlockIndex {
       slots += s.capacityForMetrics();
       stamps += s.stampHeapBytes();
     }
-    return IndexHeap.heapBytes(segments.length, slots) + stamps + (sketch == null ? 0 : sketch.heapBytes());
+    return IndexHeap.heapBytes(segments.length, (double) slots) + stamps + (sketch == null ? 0 : sketch.heapBytes());
   }
 
   /** Visits every entry as (segment, fingerprint, entry), one segment at a time under its read lock. */
@@ -487,5 +485,15 @@ public final class BlockIndex {
     if (entry < 0) {
       throw new IllegalArgumentException("not a packed IndexEntry: " + entry);
     }
+  }
+
+  /** Takes every entry. */
+  private static boolean any(long entry) {
+    return true;
+  }
+
+  /** Eviction weight of one per entry, whatever its length. */
+  private static long oneEach(long entry) {
+    return 1;
   }
 }

@@ -1,5 +1,6 @@
 package dev.blockcache.bucket.index;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.util.Arrays;
 import java.util.function.LongPredicate;
 import java.util.function.LongUnaryOperator;
@@ -20,11 +21,15 @@ import java.util.function.LongUnaryOperator;
  * {@link Segment}'s invariants.
  */
 final class ClockHand {
+  @GuardedBy("this")
   int segment;
+  @GuardedBy("this")
   int slot;
   /** Entries of the hand's priority seen during the current walk; scratch for the stop rule. */
+  @GuardedBy("this")
   long candidates;
   /** Occupied slots the current victim choice may still visit; scratch for its slot limit. */
+  @GuardedBy("this")
   int slotBudget;
 
   /**
@@ -34,9 +39,11 @@ final class ClockHand {
    */
   static final int SAMPLE_SLOT_LIMIT = 1024;
   /** Fingerprints chosen in the current segment pass; reused across calls (grows to the largest pass, never shrinks). */
+  @GuardedBy("this")
   long[] victims = new long[16];
 
   /** Appends {@code fingerprint} at {@code count}; returns the new count. */
+  @GuardedBy("this")
   int addVictim(int count, long fingerprint) {
     if (count == victims.length) {
       victims = Arrays.copyOf(victims, count * 2);
@@ -99,12 +106,12 @@ final class ClockHand {
    * {@code slot} (where the next pass resumes, or 0 when the segment is done) and {@code candidates};
    * returns the weight removed.
    */
-  @SuppressWarnings("GuardedBy") // under the segment's StampedLock write lock, which Error Prone does not model
+  @GuardedBy("this")
   private long sweepSegment(Segment s, int p, long need, LongPredicate accept, LongUnaryOperator weight,
       EntrySink sink) {
     RemovedEntries removed = new RemovedEntries();
     long freed = 0;
-    long stamp = s.lock.writeLock();
+    s.lock.lock();
     try {
       if (s.countByPriority[p] == 0) {
         slot = 0;
@@ -134,7 +141,7 @@ final class ClockHand {
         removed.add(entry);
       }
     } finally {
-      s.lock.unlockWrite(stamp);
+      s.lock.unlock();
     }
     removed.drainTo(sink);
     return freed;
@@ -156,10 +163,10 @@ final class ClockHand {
    * the next step resumes, 0 when the segment is done), {@code candidates} and the budget; returns how many entries
    * were offered.
    */
-  @SuppressWarnings("GuardedBy") // as sweepSegment
+  @GuardedBy("this")
   private int sampleSegment(Segment s, int segmentIndex, int p, int want, VictimFilter accept, FrequencySketch sketch,
       int epoch, Victim victim) {
-    long stamp = s.lock.writeLock();
+    s.lock.lock();
     try {
       if ((p == Segment.WINDOW ? s.windowCount : s.countByPriority[p]) == 0) {
         slot = 0;
@@ -190,10 +197,11 @@ final class ClockHand {
       slot = i < cap ? i : 0;
       return offered;
     } finally {
-      s.lock.unlockWrite(stamp);
+      s.lock.unlock();
     }
   }
 
+  @GuardedBy("this")
   private void advance(int segmentCount) {
     segment = (segment + 1) & (segmentCount - 1);
   }

@@ -43,6 +43,7 @@ final class RecencyClock {
    * Counts one block admitted into a full cache of {@code entries}: every {@code entries / }{@value #EPOCHS_PER_FILL}
    * of them (at least 1), the epoch advances by one.
    */
+  @SuppressWarnings("NonAtomicVolatileUpdate") // one writer at a time (the caller's lock); lookups only read it
   void countAdmission(long entries) {
     if (++sinceEpoch >= Math.max(1, entries / EPOCHS_PER_FILL)) {
       sinceEpoch = 0;

@@ -6,7 +6,6 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.StampedLock;
 import java.util.function.LongPredicate;
 
 /**
@@ -35,10 +34,11 @@ import java.util.function.LongPredicate;
  * lock. The CLOCK walks ({@link ClockHand}) work on the package-private fields and {@link #deleteLocked} under the
  * write lock.
  *
- * <p>The {@code @GuardedBy} fields are documentation here, not checked: Error Prone's checker models monitors and
- * {@code Lock}s, not {@link StampedLock} stamps, and the optimistic read reads them without a lock by design.
+ * <p>The {@code @GuardedBy} fields and {@code Locked} methods are checked by Error Prone: every mutation takes the
+ * write lock with {@link SegmentLock#lock()} and releases it with {@link SegmentLock#unlock()} in a {@code finally},
+ * which the checker follows. Its exceptions are marked: {@link #lookup}'s optimistic and stamped reads,
+ * {@link #forEach}'s stamped read lock, and the metrics' racy reads of array lengths.
  */
-@SuppressWarnings("GuardedBy") // StampedLock stamps and optimistic reads: see the class javadoc
 final class Segment {
   /** Reference bit in a stored entry word: free in every {@link IndexEntry} value. */
   static final long REF_BIT = Long.MIN_VALUE;
@@ -51,7 +51,7 @@ final class Segment {
   static final int WINDOW = -1;
   private static final VarHandle WORDS = MethodHandles.arrayElementVarHandle(long[].class);
 
-  final StampedLock lock = new StampedLock();
+  final SegmentLock lock = new SegmentLock();
   @GuardedBy("lock")
   long[] table = new long[2 * MIN_CAPACITY];
   @GuardedBy("lock")
@@ -107,6 +107,7 @@ final class Segment {
    * with a resize or a backward shift may be lost or land on a neighbour's slot, which blurs that entry's recency by
    * an epoch and nothing else (the stamp is a hint for the victim choice, never part of the mapping).
    */
+  @SuppressWarnings("GuardedBy") // the optimistic read reads the table without the lock, by design (validated)
   long lookup(long fp, Access access, int epoch) {
     long[] t;
     int slot;
@@ -156,7 +157,7 @@ final class Segment {
 
   /** The repeat access of a SINGLE entry: it becomes MULTI and referenced. */
   private long promote(long fp) {
-    long stamp = lock.writeLock();
+    lock.lock();
     try {
       long[] t = table;
       int slot = LinearProbe.find(t, fp);
@@ -176,7 +177,7 @@ final class Segment {
       t[2 * slot + 1] = entry | REF_BIT;
       return entry;
     } finally {
-      lock.unlockWrite(stamp);
+      lock.unlock();
     }
   }
 
@@ -187,14 +188,15 @@ final class Segment {
 
   /** As {@link #putIfAbsent(long, long)}, stamping a new entry with the recency {@code epoch}. */
   long putIfAbsent(long fp, long entry, int epoch) {
-    long stamp = lock.writeLock();
+    lock.lock();
     try {
       return putIfAbsentLocked(fp, entry, epoch);
     } finally {
-      lock.unlockWrite(stamp);
+      lock.unlock();
     }
   }
 
+  @GuardedBy("lock")
   private long putIfAbsentLocked(long fp, long entry, int epoch) {
     int slot = LinearProbe.find(table, fp);
     if (slot >= 0) {
@@ -232,17 +234,18 @@ final class Segment {
    * a table much smaller than their final one pile into one ever-longer cluster (quadratic probing and resizing).
    */
   void presize(int entries) {
-    long stamp = lock.writeLock();
+    lock.lock();
     try {
       long wanted = Math.max(MIN_CAPACITY, (long) entries * 5 / 3 + 1);
       if (wanted > table.length >>> 1) {
         resizeLocked((int) Math.min(wanted, Integer.MAX_VALUE >>> 2));
       }
     } finally {
-      lock.unlockWrite(stamp);
+      lock.unlock();
     }
   }
 
+  @GuardedBy("lock")
   private void resizeLocked(int newCapacity) {
     long[] old = table;
     long[] t = new long[2 * newCapacity];
@@ -270,7 +273,7 @@ final class Segment {
 
   /** Removes {@code fp} if it maps to exactly {@code entry}. */
   boolean remove(long fp, long entry) {
-    long stamp = lock.writeLock();
+    lock.lock();
     try {
       int slot = LinearProbe.find(table, fp);
       if (slot < 0 || (table[2 * slot + 1] & ~REF_BIT) != entry) {
@@ -279,7 +282,7 @@ final class Segment {
       deleteLocked(slot);
       return true;
     } finally {
-      lock.unlockWrite(stamp);
+      lock.unlock();
     }
   }
 
@@ -287,6 +290,7 @@ final class Segment {
    * Empties slot {@code i} and shifts later members of its cluster back so that no lookup is cut short (Knuth's
    * Algorithm R). Entries only ever move to an earlier position of their cluster.
    */
+  @GuardedBy("lock")
   void deleteLocked(int i) {
     long[] t = table;
     byte[] st = stamps;
@@ -334,7 +338,7 @@ final class Segment {
    * @return whether the window bit was cleared
    */
   boolean leaveWindow(long fp, long entry) {
-    long stamp = lock.writeLock();
+    lock.lock();
     try {
       int slot = LinearProbe.find(table, fp);
       if (slot < 0 || (table[2 * slot + 1] & ~REF_BIT) != entry || !IndexEntry.inWindow(entry)) {
@@ -345,7 +349,7 @@ final class Segment {
       totalWindow.decrement();
       return true;
     } finally {
-      lock.unlockWrite(stamp);
+      lock.unlock();
     }
   }
 
@@ -367,7 +371,7 @@ final class Segment {
 
   private int removeWhere(SlotFilter filter, EntrySink sink) {
     RemovedEntries removed = new RemovedEntries();
-    long stamp = lock.writeLock();
+    lock.lock();
     try {
       int cap = table.length >>> 1;
       // A deletion can pull a later entry (or one wrapped from slot 0) into slot i, so i is examined again.
@@ -382,7 +386,7 @@ final class Segment {
         }
       }
     } finally {
-      lock.unlockWrite(stamp);
+      lock.unlock();
     }
     int n = removed.count();
     removed.drainTo(sink);
@@ -395,7 +399,7 @@ final class Segment {
    */
   int clear(EntrySink sink) {
     RemovedEntries removed = new RemovedEntries();
-    long stamp = lock.writeLock();
+    lock.lock();
     try {
       long[] t = table;
       for (int i = 0; i < t.length; i += 2) {
@@ -418,7 +422,7 @@ final class Segment {
       windowCount = 0;
       Arrays.fill(countByPriority, 0);
     } finally {
-      lock.unlockWrite(stamp);
+      lock.unlock();
     }
     int n = removed.count();
     removed.drainTo(sink);
@@ -426,6 +430,7 @@ final class Segment {
   }
 
   /** Visits every entry under the read lock. */
+  @SuppressWarnings("GuardedBy") // under the stamped read lock, which the checker cannot follow (see SegmentLock)
   void forEach(int segment, EntryVisitor v) {
     long stamp = lock.readLock();
     try {
@@ -441,11 +446,13 @@ final class Segment {
   }
 
   /** Capacity in slots; a racy read, for metrics. */
+  @SuppressWarnings("GuardedBy") // a racy read of an array's length: a metric, not a decision
   int capacityForMetrics() {
     return table.length >>> 1;
   }
 
   /** Heap of the recency stamps (array header and a byte per slot, 8-aligned), 0 without; a racy read, for metrics. */
+  @SuppressWarnings("GuardedBy") // a racy read of an array's length: a metric, not a decision
   long stampHeapBytes() {
     return RecencyClock.heapBytes(stamps);
   }

@@ -1,5 +1,6 @@
 package dev.blockcache.bucket.write;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.CachePriority;
 import dev.blockcache.bucket.index.BlockIndex;
@@ -23,8 +24,10 @@ public final class PendingWrite {
   private final WaitingBlock block;
   private final CachePriority priority;
   /** Guarded by this. */
+  @GuardedBy("this")
   private boolean withdrawn;
   /** Guarded by this: {@link #publishIn} mapped the key. */
+  @GuardedBy("this")
   private boolean published;
 
   public PendingWrite(BlockKey key, WaitingBlock block, CachePriority priority) {

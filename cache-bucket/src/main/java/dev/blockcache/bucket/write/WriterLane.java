@@ -1,5 +1,6 @@
 package dev.blockcache.bucket.write;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -150,6 +151,7 @@ final class WriterLane {
     }
   }
 
+  @GuardedBy("batchLock")
   private int writeBatchLocked(List<PendingWrite> batch) {
     int n = queue.drainTo(batch, MAX_BATCH);
     if (n == 0) {

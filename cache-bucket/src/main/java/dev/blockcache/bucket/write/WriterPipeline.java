@@ -1,5 +1,6 @@
 package dev.blockcache.bucket.write;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,6 +39,7 @@ public final class WriterPipeline implements AutoCloseable {
   private final Condition progress = progressLock.newCondition();
   /** Threads in {@link #awaitWritten}: a finished batch signals only when some thread waits. */
   private final AtomicInteger waiters = new AtomicInteger();
+  @GuardedBy("this")
   private final List<Thread> threads = new ArrayList<>();
 
   public WriterPipeline(int threads, int queueLength, long waitMillis, BlockWriter writer) {

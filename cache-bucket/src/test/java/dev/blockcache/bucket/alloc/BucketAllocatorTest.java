@@ -34,7 +34,7 @@ class BucketAllocatorTest {
 
   @Test
   void sizeClassOfAgreesWithAScanForEveryLength() {
-    int[][] configs = {SMALL, BucketCacheConfig.DEFAULT_BUCKET_SIZES, {256}, {512, 768, 1024, 64 * K}};
+    int[][] configs = {SMALL, BucketCacheConfig.defaultBucketSizes(), {256}, {512, 768, 1024, 64 * K}};
     for (int[] sizes : configs) {
       BucketAllocator a = new BucketAllocator(4L * sizes[sizes.length - 1] * 2, sizes);
       for (int length = -1; length <= a.maxItemSize() + 300; length++) {
@@ -70,7 +70,7 @@ class BucketAllocatorTest {
     assertEquals(-1, a.sizeClassOf(4 * K + 1));
     assertEquals(2 * K, a.itemSize(1));
 
-    BucketAllocator hbase = new BucketAllocator(1L << 30, BucketCacheConfig.DEFAULT_BUCKET_SIZES);
+    BucketAllocator hbase = new BucketAllocator(1L << 30, BucketCacheConfig.defaultBucketSizes());
     int bucket = 4 * 513 * K; // no larger bucket gives every class as many items in 1 GiB: see ItemSizesTest
     assertEquals(bucket, hbase.bucketCapacity());
     assertEquals((1L << 30) / bucket * bucket, hbase.capacity());

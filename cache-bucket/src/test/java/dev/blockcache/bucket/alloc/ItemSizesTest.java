@@ -42,7 +42,7 @@ class ItemSizesTest {
 
   @Test
   void hbasesDefaultListKeepsHBasesBucketUnlessEveryClassGains() {
-    int[] sizes = BucketCacheConfig.DEFAULT_BUCKET_SIZES;
+    int[] sizes = BucketCacheConfig.defaultBucketSizes();
     int hbase = 4 * sizes[sizes.length - 1];
     // 4 GiB: a larger bucket would leave the 257 KiB class less unused but give the 65 KiB class fewer items.
     assertEquals(hbase, ItemSizes.bucketCapacity(sizes, 4L << 30));
@@ -54,7 +54,7 @@ class ItemSizesTest {
 
   @Test
   void theBucketStaysWithinFourToFiveLargestItemsAndAligned() {
-    int[][] lists = {BucketCacheConfig.DEFAULT_BUCKET_SIZES, {1280, 8192}, {5120, 9216, 17408}, {256},
+    int[][] lists = {BucketCacheConfig.defaultBucketSizes(), {1280, 8192}, {5120, 9216, 17408}, {256},
         {768, 1024, 99328}};
     for (int[] sizes : lists) {
       long largest = sizes[sizes.length - 1];

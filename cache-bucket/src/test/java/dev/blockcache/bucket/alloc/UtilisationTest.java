@@ -23,7 +23,7 @@ class UtilisationTest {
     int[] sizes = BucketSizes.fine(MAX_BLOCK);
     UtilisationSimulation.Result fine = UtilisationSimulation.run(sizes, CAPACITY, SEED, MIN_BLOCK, MAX_BLOCK);
     UtilisationSimulation.Result hbase =
-        UtilisationSimulation.run(BucketCacheConfig.DEFAULT_BUCKET_SIZES, CAPACITY, SEED, MIN_BLOCK, MAX_BLOCK);
+        UtilisationSimulation.run(BucketCacheConfig.defaultBucketSizes(), CAPACITY, SEED, MIN_BLOCK, MAX_BLOCK);
     System.out.println("utilisation, uniform 4-64 KiB blocks, 2 GiB: HBase default sizes (14 classes) " + hbase);
     System.out.println("utilisation, uniform 4-64 KiB blocks, 2 GiB: BucketSizes.fine(64 KiB) (" + sizes.length
         + " classes) " + fine);

@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.blockcache.bucket.config.BucketCacheKeys;
 import dev.blockcache.bucket.BucketCache;
-import dev.blockcache.bucket.EngineGeometry;
 import dev.blockcache.bucket.BucketCacheConfig;
+import dev.blockcache.bucket.EngineGeometry;
+import dev.blockcache.bucket.config.BucketCacheKeys;
 import dev.blockcache.config.ConfigException;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.blockcache.bucket.BucketCache;
+import dev.blockcache.bucket.BucketCacheConfig;
 import dev.blockcache.bucket.CapacityChecks;
 import dev.blockcache.bucket.config.BucketCacheKeys;
-import dev.blockcache.bucket.BucketCache;
 import dev.blockcache.bucket.index.IndexEntry;
-import dev.blockcache.bucket.BucketCacheConfig;
 import dev.blockcache.config.ConfigException;
 import io.netty.util.internal.PlatformDependent;
 import org.junit.jupiter.api.Test;
@@ -55,7 +55,7 @@ class MemoryLimitTest {
   @ValueSource(strings = {"heap", "offheap"})
   void thisJvmsLimitRefusesAnEngineOneByteLargerThanIt(String scheme) throws Exception {
     long limit = scheme.equals("heap") ? Runtime.getRuntime().maxMemory() : PlatformDependent.maxDirectMemory();
-    long bucket = 4L * BucketCacheConfig.DEFAULT_BUCKET_SIZES[BucketCacheConfig.DEFAULT_BUCKET_SIZES.length - 1];
+    long bucket = 4L * BucketCacheConfig.defaultBucketSizes()[BucketCacheConfig.defaultBucketSizes().length - 1];
     BucketCacheConfig config = BucketCacheConfig.builder(scheme, (limit / bucket + 1) * bucket).build();
     ConfigException e = assertThrows(ConfigException.class, () -> BucketCache.create(config));
     assertEquals(BucketCacheKeys.SIZE, e.key());

@@ -74,17 +74,15 @@ class BlockIndexConcurrencyTest {
           int id = k * THREADS + me;
           BlockKey key = key(id);
           switch (rnd.nextInt(5)) {
-            case 0:
-            case 1: {
+            case 0, 1 -> {
               long e = entry(id, 1 + rnd.nextInt(1000), CachePriority.ofOrdinal(rnd.nextInt(3)));
               long got = index.putIfAbsent(key, e);
               assertEquals(model[k], got);
               if (got == IndexEntry.ABSENT) {
                 model[k] = e;
               }
-              break;
             }
-            case 2: {
+            case 2 -> {
               long got = index.get(key);
               long expected = model[k];
               if (expected != IndexEntry.ABSENT && IndexEntry.priority(expected) == CachePriority.SINGLE) {
@@ -92,15 +90,13 @@ class BlockIndexConcurrencyTest {
               }
               assertEquals(expected, got);
               model[k] = expected;
-              break;
             }
-            case 3: {
+            case 3 -> {
               boolean removed = index.remove(key, model[k]);
               assertEquals(model[k] != IndexEntry.ABSENT, removed);
               model[k] = IndexEntry.ABSENT;
-              break;
             }
-            default: {
+            default -> {
               int otherId = rnd.nextInt(KEYS_PER_THREAD * THREADS);
               long got = index.peek(key(otherId));
               assertTrue(got == IndexEntry.ABSENT || IndexEntry.offset(got) == (long) otherId * 256,

@@ -45,7 +45,14 @@ class IndexHeapFootprintTest {
         index.putIfAbsent(BlockKey.of(files[f], b * 65_536L), e);
       }
     }
-    long after = usedHeapAfterGc();
+    long after;
+    try {
+      after = usedHeapAfterGc();
+    } finally {
+      // Reachable until measured, whatever the JIT makes of the lines below.
+      Reference.reachabilityFence(index);
+      Reference.reachabilityFence(files);
+    }
     assertEquals(ENTRIES, index.size(), "no fingerprint collision among these keys");
     double measured = (double) (after - before) / ENTRIES;
     double estimated = (double) index.heapBytes() / index.size();
@@ -53,7 +60,5 @@ class IndexHeapFootprintTest {
         + " (%d segments)%n", ENTRIES, measured, estimated, index.segmentCount());
     assertTrue(measured <= 40, "measured " + measured + " B/entry");
     assertTrue(estimated <= 32, "estimated " + estimated + " B/entry");
-    Reference.reachabilityFence(index);
-    Reference.reachabilityFence(files);
   }
 }

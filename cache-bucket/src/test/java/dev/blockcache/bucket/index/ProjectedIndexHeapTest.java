@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import dev.blockcache.api.BlockCategory;
 import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.CachePriority;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 /**
  * {@link IndexHeap#projectedHeapBytes} against the {@link BlockIndex#heapBytes()} of a real index filled with as many
@@ -39,7 +39,7 @@ class ProjectedIndexHeapTest {
     }
     long real = index.heapBytes();
     long projected = IndexHeap.projectedHeapBytes(expected, index.size());
-    assertEquals(real, projected, real * 0.03, "real " + real + " B, projected " + projected + " B");
+    assertEquals((double) real, (double) projected, real * 0.03, "real " + real + " B, projected " + projected + " B");
   }
 
   @Test

@@ -145,6 +145,7 @@ final class EntryTable {
    *
    * @return the present entry, or null if {@code entry} was inserted
    */
+  @SuppressWarnings("NonAtomicVolatileUpdate") // written under the cache's list lock only; read without it
   LruEntry putIfAbsentLocked(BlockKey key, LruEntry entry) {
     Slots s = slots;
     int tag = tag(key.hash64());
@@ -196,6 +197,7 @@ final class EntryTable {
   }
 
   /** Makes slot {@code i} a tombstone: its tag stays, its entry and array go (the array may be collected). */
+  @SuppressWarnings("NonAtomicVolatileUpdate") // written under the cache's list lock only; read without it
   private void clearLocked(Slots s, int i) {
     ENTRIES.setRelease(s.entries, i, null);
     BLOCKS.setRelease(s.blocks, i, null);

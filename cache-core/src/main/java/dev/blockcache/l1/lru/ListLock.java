@@ -1,5 +1,6 @@
 package dev.blockcache.l1.lru;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -46,6 +47,7 @@ final class ListLock extends ReentrantLock {
    * none spins, or when the caller holds the lock more than once (it could not open it). The caller's state guarded
    * by the lock must be consistent when it calls this.
    */
+  @GuardedBy("this")
   void letSpinnersInLocked() {
     if (spinning.get() == 0 || getHoldCount() != 1) {
       return;

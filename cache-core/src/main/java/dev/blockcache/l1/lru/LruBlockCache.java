@@ -1,7 +1,7 @@
 package dev.blockcache.l1.lru;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.blockcache.api.BlockCache;
-import dev.blockcache.api.BlockCategory;
 import dev.blockcache.api.BlockFile;
 import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.BlockReader;
@@ -10,13 +10,13 @@ import dev.blockcache.api.CachePriority;
 import dev.blockcache.api.CacheResult;
 import dev.blockcache.api.CacheStats;
 import dev.blockcache.api.ReadOptions;
+import dev.blockcache.buffer.HeapBlock;
 import dev.blockcache.config.LruConfig;
 import dev.blockcache.l1.Arguments;
 import dev.blockcache.l1.ChainedBlock;
 import dev.blockcache.l1.FileChains;
 import dev.blockcache.l1.Insert;
 import dev.blockcache.policy.PriorityEvictionPlanner;
-import dev.blockcache.buffer.HeapBlock;
 import dev.blockcache.stats.StatsRecorder;
 import io.netty.buffer.ByteBuf;
 import java.util.Objects;
@@ -82,8 +82,10 @@ public final class LruBlockCache implements BlockCache {
   private final LruAccounts accounts = new LruAccounts();
   private final ListLock listLock = new ListLock();
   /** One list per priority, indexed by ordinal. Guarded by listLock. */
+  @GuardedBy("listLock")
   private final ClockList[] lists = {new ClockList(SINGLE), new ClockList(MULTI), new ClockList(MEMORY)};
   /** Each file's entries, for evict-by-file. Guarded by listLock. */
+  @GuardedBy("listLock")
   private final FileChains fileChains = new FileChains();
   private final LruEvictor evictor = new LruEvictor(this::runEviction);
   private volatile boolean closed;
@@ -359,6 +361,7 @@ public final class LruBlockCache implements BlockCache {
   }
 
   /** If the size is above {@code trigger}, frees down to {@code target}, split between priorities by their shares. */
+  @GuardedBy("listLock")
   private void evictLocked(long trigger, long target) {
     long current = accounts.size();
     if (current <= trigger || closed) {
@@ -384,6 +387,7 @@ public final class LruBlockCache implements BlockCache {
    * Frees at least {@code bytes} (or everything) from the list of priority {@code p}, oldest first. When the multi
    * list runs out first, the promoted entries still linked in the single list join it, and freeing goes on.
    */
+  @GuardedBy("listLock")
   private long freeLocked(int p, long bytes) {
     long freed = freeListLocked(p, bytes);
     if (freed < bytes && p == MULTI && lists[SINGLE].moveStateLocked(MULTI, lists[MULTI]) > 0) {
@@ -393,6 +397,7 @@ public final class LruBlockCache implements BlockCache {
   }
 
   /** Frees at least {@code bytes} (or everything) from the list of priority {@code p} as it stands, oldest first. */
+  @GuardedBy("listLock")
   private long freeListLocked(int p, long bytes) {
     ClockList list = lists[p];
     long freed = 0;
@@ -436,6 +441,7 @@ public final class LruBlockCache implements BlockCache {
     return true;
   }
 
+  @GuardedBy("listLock")
   private void unlinkLocked(LruEntry entry) {
     if (entry.listed != LruEntry.UNLISTED) {
       lists[entry.listed].unlinkLocked(entry);

@@ -82,6 +82,7 @@ final class LruEntry extends ChainedBlock {
   }
 
   /** {@link #hasKey(BlockKey)} of the key made of {@code otherFile} and {@code otherOffset}. */
+  @SuppressWarnings("ReferenceEquality") // identity first: a file's one name String is the common case; equals decides
   boolean hasKey(String otherFile, long otherOffset) {
     return offset == otherOffset && (file == otherFile || file.equals(otherFile));
   }

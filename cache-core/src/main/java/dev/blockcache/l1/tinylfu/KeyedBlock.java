@@ -68,8 +68,7 @@ final class KeyedBlock extends ChainedBlock {
     if (this == o) {
       return true;
     }
-    if (o instanceof KeyedBlock) {
-      KeyedBlock other = (KeyedBlock) o;
+    if (o instanceof KeyedBlock other) {
       return hash64 == other.hash64 && offset == other.offset && file.equals(other.file);
     }
     return o instanceof LookupKey && o.equals(this);

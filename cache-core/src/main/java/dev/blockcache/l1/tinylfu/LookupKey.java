@@ -66,10 +66,9 @@ final class LookupKey {
   /** Whether {@code o} is a {@link KeyedBlock} cached under the key whose fields this lookup key holds. */
   @Override
   public boolean equals(Object o) {
-    if (!(o instanceof KeyedBlock)) {
+    if (!(o instanceof KeyedBlock stored)) {
       return false;
     }
-    KeyedBlock stored = (KeyedBlock) o;
     return stored.hash64() == hash64 && stored.offset() == offset && stored.file().equals(file);
   }
 

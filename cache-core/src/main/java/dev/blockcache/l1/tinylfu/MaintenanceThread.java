@@ -3,8 +3,8 @@ package dev.blockcache.l1.tinylfu;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Consumer;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 
 /**
  * The executor a {@link TinyLfuBlockCache} gives Caffeine for its maintenance: until {@link #start} and after

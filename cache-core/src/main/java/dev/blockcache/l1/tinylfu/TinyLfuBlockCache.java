@@ -4,6 +4,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Policy;
 import com.github.benmanes.caffeine.cache.RemovalCause;
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.blockcache.api.BlockCache;
 import dev.blockcache.api.BlockCategory;
 import dev.blockcache.api.BlockFile;
@@ -13,12 +14,12 @@ import dev.blockcache.api.CacheOptions;
 import dev.blockcache.api.CacheResult;
 import dev.blockcache.api.CacheStats;
 import dev.blockcache.api.ReadOptions;
+import dev.blockcache.buffer.HeapBlock;
 import dev.blockcache.config.TinyLfuConfig;
 import dev.blockcache.l1.Arguments;
 import dev.blockcache.l1.ChainedBlock;
 import dev.blockcache.l1.FileChains;
 import dev.blockcache.l1.Insert;
-import dev.blockcache.buffer.HeapBlock;
 import dev.blockcache.stats.StatsRecorder;
 import io.netty.buffer.ByteBuf;
 import java.util.List;
@@ -89,6 +90,7 @@ public final class TinyLfuBlockCache implements BlockCache {
    */
   private final Object chainLock = new Object();
   /** Each file's blocks, for evict-by-file. Guarded by chainLock. */
+  @GuardedBy("chainLock")
   private final FileChains fileChains = new FileChains();
   private final StatsRecorder stats = new StatsRecorder();
   private final LongAdder[] blockCounts = new LongAdder[BlockCategory.COUNT];
@@ -270,7 +272,7 @@ public final class TinyLfuBlockCache implements BlockCache {
     if (bytes == null) {
       return null;
     }
-    return bytes instanceof byte[] ? HeapBlock.viewOfWhole((byte[]) bytes) : ((HeapBlock) bytes).newView();
+    return bytes instanceof byte[] array ? HeapBlock.viewOfWhole(array) : ((HeapBlock) bytes).newView();
   }
 
   /**
@@ -295,8 +297,8 @@ public final class TinyLfuBlockCache implements BlockCache {
     if (bytes == null) {
       return false;
     }
-    if (bytes instanceof byte[]) {
-      HeapBlock.readWhole((byte[]) bytes, reader);
+    if (bytes instanceof byte[] array) {
+      HeapBlock.readWhole(array, reader);
     } else {
       ((HeapBlock) bytes).read(reader);
     }
@@ -387,11 +389,11 @@ public final class TinyLfuBlockCache implements BlockCache {
     return config.capacity();
   }
 
-  @Override
   /**
    * {@inheritDoc} The weights of the blocks in the map, pending evictions included: above the capacity by at most the
    * bound of the class comment.
    */
+  @Override
   public long size() {
     return weightedSize.get();
   }

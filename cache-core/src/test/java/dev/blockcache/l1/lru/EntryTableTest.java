@@ -112,7 +112,8 @@ class EntryTableTest {
             int i = random.nextInt(kept);
             LruEntry found = table.get(key(i));
             if (found != keptEntries[i]) {
-              throw new AssertionError("key " + i + " found as " + found + " after " + n + " lookups");
+              throw new AssertionError("key " + i + " found as " + (found == null ? "absent" : "another entry") + " after "
+                  + n + " lookups");
             }
             n++;
           }

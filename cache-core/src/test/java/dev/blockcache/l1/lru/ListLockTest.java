@@ -29,15 +29,18 @@ class ListLockTest {
       }
     });
     inserter.start();
-    starting.await();
-    long start = System.nanoTime();
-    while (entered.get() == 0 && System.nanoTime() - start < DEADLINE_NANOS) {
-      lock.letSpinnersInLocked();
+    try {
+      starting.await();
+      long start = System.nanoTime();
+      while (entered.get() == 0 && System.nanoTime() - start < DEADLINE_NANOS) {
+        lock.letSpinnersInLocked();
+      }
+      assertEquals(1, entered.get(), "the spinning thread never got the lock while the holder worked");
+      assertTrue(lock.isHeldByCurrentThread(), "the holder did not take the lock back");
+      assertEquals(1, lock.getHoldCount());
+    } finally {
+      lock.unlock();
     }
-    assertEquals(1, entered.get(), "the spinning thread never got the lock while the holder worked");
-    assertTrue(lock.isHeldByCurrentThread(), "the holder did not take the lock back");
-    assertEquals(1, lock.getHoldCount());
-    lock.unlock();
     inserter.join();
   }
 
@@ -53,13 +56,16 @@ class ListLockTest {
       lock.unlock();
     });
     inserter.start();
-    for (int i = 0; i < 1_000; i++) {
-      lock.letSpinnersInLocked();
-      assertEquals(0, entered.get(), "a thread got in while the lock was held twice");
+    try {
+      for (int i = 0; i < 1_000; i++) {
+        lock.letSpinnersInLocked();
+        assertEquals(0, entered.get(), "a thread got in while the lock was held twice");
+      }
+      assertEquals(2, lock.getHoldCount());
+    } finally {
+      lock.unlock();
+      lock.unlock();
     }
-    assertEquals(2, lock.getHoldCount());
-    lock.unlock();
-    lock.unlock();
     inserter.join(TimeUnit.SECONDS.toMillis(10));
     assertEquals(1, entered.get());
   }

@@ -60,24 +60,30 @@ public enum RegionCompetitor {
    */
   BlockCache create(int megabytes, Path scratch) throws IOException {
     switch (this) {
-      case HBASE_BUCKET:
+      case HBASE_BUCKET -> {
         return new BucketCache("offheap", (long) megabytes << 20, HConstants.DEFAULT_BLOCKSIZE, BUCKET_SIZES,
             WRITER_THREADS, WRITER_QUEUE_LENGTH, null, BucketCache.DEFAULT_ERROR_TOLERATION_DURATION,
             new Configuration(false));
-      case HBASE_FILE:
+      }
+      case HBASE_FILE -> {
         return new BucketCache("file:" + scratch.resolve("hbase-l2.cache"), (long) megabytes << 20,
             HConstants.DEFAULT_BLOCKSIZE, BUCKET_SIZES, WRITER_THREADS, WRITER_QUEUE_LENGTH, null,
             BucketCache.DEFAULT_ERROR_TOLERATION_DURATION, new Configuration(false));
-      case OURS_OFFHEAP:
+      }
+      case OURS_OFFHEAP -> {
         return new HBaseL2Cache(ours("offheap", megabytes));
-      case OURS_OFFHEAP_COPY:
+      }
+      case OURS_OFFHEAP_COPY -> {
         Configuration copying = ours("offheap", megabytes);
         copying.setBoolean("hbase.bucketcache.read.copy", true);
         return new HBaseL2Cache(copying);
-      case FLOOR_PREBUILT:
+      }
+      case FLOOR_PREBUILT -> {
         return new PrebuiltBlockL2();
-      default:
+      }
+      default -> {
         return new HBaseL2Cache(ours("file:" + scratch.resolve("l2.cache"), megabytes));
+      }
     }
   }
 

@@ -108,7 +108,7 @@ final class RegionStack implements Closeable {
   }
 
   private static long datasetMegabytes(RegionDataset data) {
-    return data.rows() * RegionDataset.ROW_BYTES >> 20;
+    return (data.rows() * RegionDataset.ROW_BYTES) >> 20;
   }
 
   /** Gets rows until {@code cache}, the attached L2, is full or holds the whole dataset (see the class notes). */

@@ -76,7 +76,7 @@ public final class BytesCacheable implements Cacheable {
 
   @Override
   public long heapSize() {
-    return 64 + (bytes == null ? 0 : bytes.length);
+    return 64L + (bytes == null ? 0 : bytes.length);
   }
 
   @Override

@@ -61,6 +61,7 @@ public final class HBaseLeakRecorder extends ResourceLeakDetectorFactory {
   /** Required by the abstract factory; the deprecated {@code maxActive} bound is ignored. */
   @Override
   @Deprecated
+  @SuppressWarnings("InlineMeSuggester") // an override of netty's deprecated method, not an API of ours to inline
   public <T> ResourceLeakDetector<T> newResourceLeakDetector(Class<T> resource, int samplingInterval, long maxActive) {
     return newResourceLeakDetector(resource, samplingInterval);
   }

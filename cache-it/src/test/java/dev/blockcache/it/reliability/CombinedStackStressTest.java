@@ -15,8 +15,8 @@ import dev.blockcache.testing.Blocks;
 import dev.blockcache.testing.Figures;
 import dev.blockcache.testing.LeakRecorder;
 import io.netty.buffer.ByteBuf;
-import java.time.Duration;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -64,16 +64,12 @@ class CombinedStackStressTest {
   }
 
   private String engineSpec(String engine) {
-    switch (engine) {
-      case "file":
-        return "file:" + dir.resolve("l2.bin");
-      case "files":
-        return "files:" + dir.resolve("l2-a.bin") + "," + dir.resolve("l2-b.bin");
-      case "mmap":
-        return "mmap:" + dir.resolve("l2.mmap");
-      default:
-        return engine;
-    }
+    return switch (engine) {
+      case "file" -> "file:" + dir.resolve("l2.bin");
+      case "files" -> "files:" + dir.resolve("l2-a.bin") + "," + dir.resolve("l2-b.bin");
+      case "mmap" -> "mmap:" + dir.resolve("l2.mmap");
+      default -> engine;
+    };
   }
 
   @ParameterizedTest

@@ -5,14 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.blockcache.bucket.config.BucketCacheKeys;
 import dev.blockcache.api.BlockCategory;
 import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.CacheOptions;
 import dev.blockcache.api.ReadOptions;
 import dev.blockcache.bucket.BucketCache;
-import dev.blockcache.bucket.engine.CacheFileHeader;
 import dev.blockcache.bucket.BucketCacheConfig;
+import dev.blockcache.bucket.config.BucketCacheKeys;
+import dev.blockcache.bucket.engine.CacheFileHeader;
 import dev.blockcache.config.ConfigException;
 import dev.blockcache.testing.Blocks;
 import dev.blockcache.testing.Figures;

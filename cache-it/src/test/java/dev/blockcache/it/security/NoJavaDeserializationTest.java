@@ -67,6 +67,7 @@ class NoJavaDeserializationTest {
     return null;
   }
 
+  @SuppressWarnings("ArrayRecordComponent") // a carrier from the jar to the scan: never compared or hashed
   private record ClassFile(String name, byte[] bytes) {}
 
   /** Every class file of the jar or directory that {@code anchor} was loaded from. */

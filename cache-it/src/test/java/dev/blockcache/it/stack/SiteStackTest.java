@@ -23,10 +23,10 @@ import dev.blockcache.stack.BlockCacheFactory;
 import dev.blockcache.testing.Blocks;
 import dev.blockcache.testing.SiteXml;
 import io.netty.buffer.ByteBuf;
-import java.time.Duration;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import org.junit.jupiter.api.Test;
@@ -51,9 +51,9 @@ class SiteStackTest {
     } finally {
       source.release();
     }
-    if (cache instanceof CombinedBlockCache && category == BlockCategory.DATA) {
+    if (cache instanceof CombinedBlockCache combinedBlockCache && category == BlockCategory.DATA) {
       try {
-        assertTrue(((BucketCache) ((CombinedBlockCache) cache).l2()).awaitWritten(Duration.ofSeconds(30)));
+        assertTrue(((BucketCache) combinedBlockCache.l2()).awaitWritten(Duration.ofSeconds(30)));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new AssertionError(e);

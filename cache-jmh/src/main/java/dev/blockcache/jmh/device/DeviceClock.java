@@ -17,6 +17,7 @@ public interface DeviceClock {
     }
 
     @Override
+    @SuppressWarnings("ThreadPriorityCheck") // the last microseconds, too short to park: yield rather than burn a core
     public void awaitUntil(long deadlineNanos) {
       long left;
       while ((left = deadlineNanos - System.nanoTime()) > SPIN_THRESHOLD_NANOS) {

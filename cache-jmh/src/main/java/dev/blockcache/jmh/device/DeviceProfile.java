@@ -31,18 +31,14 @@ public record DeviceProfile(String name, int channels, long minServiceNanos, lon
     }
   }
 
-  /** The profile called {@code name} ({@code hdd}, {@code sata-ssd}, {@code nvme}), case-insensitive. */
+  /** The profile called {@code name} ("hdd", "sata-ssd" or "nvme"), case-insensitive. */
   public static DeviceProfile named(String name) {
-    switch (name.trim().toLowerCase(Locale.ROOT)) {
-      case "hdd":
-        return HDD;
-      case "sata-ssd":
-        return SATA_SSD;
-      case "nvme":
-        return NVME;
-      default:
-        throw new IllegalArgumentException("no device profile " + name + "; hdd, sata-ssd or nvme");
-    }
+    return switch (name.trim().toLowerCase(Locale.ROOT)) {
+      case "hdd" -> HDD;
+      case "sata-ssd" -> SATA_SSD;
+      case "nvme" -> NVME;
+      default -> throw new IllegalArgumentException("no device profile " + name + "; hdd, sata-ssd or nvme");
+    };
   }
 
   /** Nanoseconds between read starts at the IOPS cap. */

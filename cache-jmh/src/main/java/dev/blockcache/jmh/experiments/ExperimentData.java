@@ -1,7 +1,7 @@
 package dev.blockcache.jmh.experiments;
 
-import dev.blockcache.jmh.L2Drain;
 import dev.blockcache.bucket.BucketCache;
+import dev.blockcache.jmh.L2Drain;
 import dev.blockcache.minidb.BlockFileLayout;
 import dev.blockcache.minidb.BlockFileReader;
 import dev.blockcache.minidb.BlockFileWriter;

@@ -1,14 +1,14 @@
 package dev.blockcache.jmh.file;
 
-import dev.blockcache.jmh.L2Drain;
 import dev.blockcache.api.BlockCategory;
 import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.CacheOptions;
 import dev.blockcache.api.CacheResult;
 import dev.blockcache.api.ReadOptions;
 import dev.blockcache.bucket.BucketCache;
-import dev.blockcache.bucket.format.BlockHeader;
 import dev.blockcache.bucket.BucketCacheConfig;
+import dev.blockcache.bucket.format.BlockHeader;
+import dev.blockcache.jmh.L2Drain;
 import dev.blockcache.jmh.workload.SlotShape;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;

@@ -125,9 +125,13 @@ public final class L1HeapPerEntry {
     if (count != entries) {
       throw new IllegalStateException(competitor + ": " + count + " of " + entries + " blocks cached");
     }
-    long after = HeapFigure.settledHeap();
-    Reference.reachabilityFence(cache);
-    Reference.reachabilityFence(names);
+    long after;
+    try {
+      after = HeapFigure.settledHeap();
+    } finally {
+      Reference.reachabilityFence(cache);
+      Reference.reachabilityFence(names);
+    }
     return (double) (after - before) / entries - BLOCK_BYTES;
   }
 }

@@ -3,12 +3,12 @@ package dev.blockcache.jmh.l2;
 import dev.blockcache.api.BlockCategory;
 import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.CachePriority;
+import dev.blockcache.bucket.BucketCacheConfig;
 import dev.blockcache.bucket.alloc.BucketAllocator;
 import dev.blockcache.bucket.index.BlockIndex;
 import dev.blockcache.bucket.index.IndexEntry;
 import dev.blockcache.bucket.persist.IndexCheckpointWriter;
 import dev.blockcache.bucket.persist.IndexPersister;
-import dev.blockcache.bucket.BucketCacheConfig;
 import dev.blockcache.jmh.BenchmarkDefaults;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -63,7 +63,7 @@ public class L2RestartBenchmark extends BenchmarkDefaults {
 
   @Setup(Level.Trial)
   public void writeCheckpoint() throws IOException {
-    int[] sizes = BucketCacheConfig.DEFAULT_BUCKET_SIZES;
+    int[] sizes = BucketCacheConfig.defaultBucketSizes();
     int item = 65 * 1024;
     long bucket = 4L * sizes[sizes.length - 1];
     int perBucket = (int) (bucket / item);
@@ -87,7 +87,7 @@ public class L2RestartBenchmark extends BenchmarkDefaults {
   @Setup(Level.Invocation)
   public void freshCache() {
     index = new BlockIndex(entries);
-    allocator = new BucketAllocator(capacity, BucketCacheConfig.DEFAULT_BUCKET_SIZES);
+    allocator = new BucketAllocator(capacity, BucketCacheConfig.defaultBucketSizes());
   }
 
   @Benchmark

@@ -1,6 +1,5 @@
 package dev.blockcache.jmh.l2;
 
-import dev.blockcache.jmh.L2Drain;
 import dev.blockcache.api.BlockCategory;
 import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.CacheOptions;
@@ -8,6 +7,7 @@ import dev.blockcache.api.CacheResult;
 import dev.blockcache.api.ReadOptions;
 import dev.blockcache.bucket.BucketCache;
 import dev.blockcache.bucket.BucketCacheConfig;
+import dev.blockcache.jmh.L2Drain;
 import dev.blockcache.jmh.l1.Keys;
 import dev.blockcache.jmh.l1.OurKeys;
 import dev.blockcache.jmh.l1.ThreeBytes;

@@ -1,9 +1,9 @@
 package dev.blockcache.jmh.l2;
 
-import dev.blockcache.jmh.L2Drain;
 import dev.blockcache.bucket.BucketCache;
 import dev.blockcache.bucket.BucketCacheConfig;
 import dev.blockcache.hbase.HBaseL2Cache;
+import dev.blockcache.jmh.L2Drain;
 import java.io.IOException;
 
 /**

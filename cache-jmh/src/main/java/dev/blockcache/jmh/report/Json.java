@@ -37,22 +37,15 @@ public final class Json {
       throw error("unexpected end");
     }
     char c = text.charAt(pos);
-    switch (c) {
-      case '{':
-        return object();
-      case '[':
-        return array();
-      case '"':
-        return string();
-      case 't':
-        return literal("true", Boolean.TRUE);
-      case 'f':
-        return literal("false", Boolean.FALSE);
-      case 'n':
-        return literal("null", null);
-      default:
-        return number();
-    }
+    return switch (c) {
+      case '{' -> object();
+      case '[' -> array();
+      case '"' -> string();
+      case 't' -> literal("true", true);
+      case 'f' -> literal("false", false);
+      case 'n' -> literal("null", null);
+      default -> number();
+    };
   }
 
   private Map<String, Object> object() {
@@ -118,19 +111,19 @@ public final class Json {
       }
       char e = next();
       switch (e) {
-        case 'b': sb.append('\b'); break;
-        case 'f': sb.append('\f'); break;
-        case 'n': sb.append('\n'); break;
-        case 'r': sb.append('\r'); break;
-        case 't': sb.append('\t'); break;
-        case 'u':
+        case 'b' -> sb.append('\b');
+        case 'f' -> sb.append('\f');
+        case 'n' -> sb.append('\n');
+        case 'r' -> sb.append('\r');
+        case 't' -> sb.append('\t');
+        case 'u' -> {
           if (pos + 4 > text.length()) {
             throw error("short \\u escape");
           }
           sb.append((char) Integer.parseInt(text.substring(pos, pos + 4), 16));
           pos += 4;
-          break;
-        default: sb.append(e); break; // '"', '\\', '/'
+        }
+        default -> sb.append(e); // '"', '\\', '/'
       }
     }
   }

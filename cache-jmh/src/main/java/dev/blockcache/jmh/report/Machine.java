@@ -42,7 +42,7 @@ public final class Machine {
     String load = "unknown";
     double load1 = Double.NaN;
     try {
-      String[] parts = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+      String[] parts = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+", -1);
       load1 = Double.parseDouble(parts[0]);
       load = parts[0] + " / " + parts[1] + " / " + parts[2] + " (1 / 5 / 15 min)";
     } catch (IOException | RuntimeException e) {

@@ -62,10 +62,10 @@ public final class Report {
     String title = "Benchmarks";
     for (int i = 2; i + 1 < args.length; i += 2) {
       switch (args[i]) {
-        case "--param": param = args[i + 1]; break;
-        case "--baselines": baselines = Arrays.asList(args[i + 1].split(",")); break;
-        case "--title": title = args[i + 1]; break;
-        default: throw new IllegalArgumentException("unknown option " + args[i]);
+        case "--param" -> param = args[i + 1];
+        case "--baselines" -> baselines = Arrays.asList(args[i + 1].split(","));
+        case "--title" -> title = args[i + 1];
+        default -> throw new IllegalArgumentException("unknown option " + args[i]);
       }
     }
     write(Path.of(args[0]), Path.of(args[1]), title, param, baselines);
@@ -254,16 +254,16 @@ public final class Report {
 
   /** JMH writes NaN as the string "NaN". */
   private static double num(Object o) {
-    if (o instanceof Number) {
-      return ((Number) o).doubleValue();
+    if (o instanceof Number number) {
+      return number.doubleValue();
     }
     return o == null ? Double.NaN : Double.parseDouble(o.toString());
   }
 
   private static String str(Map<String, Object> map, String key) {
     Object v = map.get(key);
-    if (v instanceof Double && (Double) v == Math.rint((Double) v)) {
-      return Long.toString(((Double) v).longValue());
+    if (v instanceof Double d && d == Math.rint(d)) {
+      return Long.toString(d.longValue());
     }
     return v == null ? "unknown" : v.toString();
   }

@@ -70,18 +70,15 @@ public final class Bench {
 
     void apply(ChainedOptionsBuilder options) {
       switch (this) {
-        case SMOKE:
-          options.forks(1).warmupIterations(1).warmupTime(TimeValue.milliseconds(100))
-              .measurementIterations(1).measurementTime(TimeValue.milliseconds(200));
-          break;
-        case QUICK:
-          // Short iterations: the setups run every measured path before the first warmup, and the quick suite's
-          // budget (README) is spent mostly on fork start and pre-population, not on measurement.
-          options.forks(1).warmupIterations(2).warmupTime(TimeValue.milliseconds(300))
-              .measurementIterations(3).measurementTime(TimeValue.milliseconds(500));
-          break;
-        default:
-          break; // the annotated defaults
+        case SMOKE -> options.forks(1).warmupIterations(1).warmupTime(TimeValue.milliseconds(100))
+            .measurementIterations(1).measurementTime(TimeValue.milliseconds(200));
+        // Short iterations: the setups run every measured path before the first warmup, and the quick suite's
+        // budget (README) is spent mostly on fork start and pre-population, not on measurement.
+        case QUICK -> options.forks(1).warmupIterations(2).warmupTime(TimeValue.milliseconds(300))
+            .measurementIterations(3).measurementTime(TimeValue.milliseconds(500));
+        default -> {
+          // the annotated defaults
+        }
       }
     }
   }
@@ -170,7 +167,7 @@ public final class Bench {
   /** {@code NAME=v1,v2;NAME2=v3} as a map, in the order given; blank gives an empty map. */
   static Map<String, List<String>> parseParams(String specs) {
     Map<String, List<String>> params = new LinkedHashMap<>();
-    for (String spec : specs.split(";")) {
+    for (String spec : specs.split(";", -1)) {
       if (spec.isBlank()) {
         continue;
       }

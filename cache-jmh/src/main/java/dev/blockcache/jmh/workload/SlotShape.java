@@ -19,7 +19,7 @@ public final class SlotShape {
    * @throws IllegalArgumentException if no default bucket size is that large
    */
   public static int itemSize(int storedBytes) {
-    for (int size : BucketCacheConfig.DEFAULT_BUCKET_SIZES) {
+    for (int size : BucketCacheConfig.defaultBucketSizes()) {
       if (size >= storedBytes) {
         return size;
       }

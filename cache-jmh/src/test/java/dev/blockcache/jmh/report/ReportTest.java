@@ -25,7 +25,7 @@ class ReportTest {
     Map<?, ?> first = (Map<?, ?>) ((List<?>) parsed).get(0);
     assertEquals(List.of(1.0, 2500.0, -3.0), first.get("a"));
     assertEquals("x\"A", first.get("b"));
-    assertEquals(Boolean.TRUE, first.get("c"));
+    assertEquals(true, first.get("c"));
     assertTrue(first.containsKey("d"));
     assertThrows(IllegalArgumentException.class, () -> Json.parse("{\"a\":1,}"));
     assertThrows(IllegalArgumentException.class, () -> Json.parse("[1] 2"));

@@ -2,10 +2,10 @@ package dev.blockcache.sim.policy;
 
 import dev.blockcache.api.BlockCache;
 import dev.blockcache.api.BlockCategory;
+import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.CacheOptions;
 import dev.blockcache.api.CacheResult;
 import dev.blockcache.api.ReadOptions;
-import dev.blockcache.api.BlockKey;
 import dev.blockcache.bucket.BucketCache;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;

@@ -8,9 +8,9 @@ import dev.blockcache.bucket.format.BlockHeader;
 import dev.blockcache.buffer.HeapBlock;
 import dev.blockcache.config.LruConfig;
 import dev.blockcache.config.TinyLfuConfig;
-import dev.blockcache.sim.trace.Trace;
 import dev.blockcache.l1.lru.LruBlockCache;
 import dev.blockcache.l1.tinylfu.TinyLfuBlockCache;
+import dev.blockcache.sim.trace.Trace;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -65,7 +65,7 @@ public enum PolicyKind {
     Policy create(Trace trace, int blocks, CacheSetup setup) {
       long capacity = l1Capacity(blocks, setup, HeapBlock.LRU_ENTRY_OVERHEAD);
       LruBlockCache cache = new LruBlockCache(LruConfig.builder(capacity).build());
-      return new BlockCachePolicy(cache, setup.blockSize(), NOTHING);
+      return new BlockCachePolicy(cache, setup.blockSize(), PolicyKind::nothing);
     }
   },
   /** Our L1 {@link TinyLfuBlockCache} with the default config. */
@@ -76,7 +76,7 @@ public enum PolicyKind {
       TinyLfuConfig config = TinyLfuConfig.of(l1Capacity(blocks, setup, HeapBlock.TINYLFU_ENTRY_OVERHEAD),
           TinyLfuConfig.DEFAULT_MAX_BLOCK_SIZE, setup.blockSize());
       TinyLfuBlockCache cache = new TinyLfuBlockCache(config);
-      return new BlockCachePolicy(cache, setup.blockSize(), NOTHING);
+      return new BlockCachePolicy(cache, setup.blockSize(), PolicyKind::nothing);
     }
   },
   /**
@@ -109,14 +109,13 @@ public enum PolicyKind {
       // DRAINED waits until every block is written (mostly on this thread: see BucketCache.awaitWritten) before the
       // next access, and INLINE writes on this thread: a replay is deterministic either way.
       BucketCache cache = BucketCache.create(config.build());
-      Runnable afterInsert = setup.l2Writes() == L2Writes.DRAINED ? () -> drain(cache) : NOTHING;
+      Runnable afterInsert = setup.l2Writes() == L2Writes.DRAINED ? () -> drain(cache) : PolicyKind::nothing;
       return new BlockCachePolicy(cache, setup.blockSize(), afterInsert);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create the L2", e);
     }
   }
 
-  private static final Runnable NOTHING = () -> { };
   /** How long one drain may take before the replay fails: far beyond one block's write. */
   private static final Duration DRAIN_BOUND = Duration.ofMinutes(1);
 
@@ -131,6 +130,9 @@ public enum PolicyKind {
       throw new IllegalStateException("replay interrupted while the L2 drained", e);
     }
   }
+
+  /** The after-insert step of a cache that needs none. */
+  private static void nothing() {}
 
   private final String label;
 

@@ -31,7 +31,7 @@ final class TextLines {
 
   /** {@code <op> 0x<hex> <size>}: the address, whatever the operation and size. */
   static void address(String line, LongList keys) {
-    String[] fields = line.split("\\s+");
+    String[] fields = line.split("\\s+", -1);
     if (fields.length < 2 || !fields[1].startsWith("0x")) {
       throw new IllegalArgumentException("expected '<op> 0x<hex address> <size>'");
     }

@@ -26,6 +26,7 @@ public enum TraceFormat {
   /** Scarab traces: one big-endian int64 key per access. */
   SCARAB(new BinaryFormat(Long.BYTES));
 
+  @SuppressWarnings("ImmutableEnumChecker") // every decoder is stateless: a method reference or a key width
   private final KeyDecoder decoder;
 
   TraceFormat(KeyDecoder decoder) {
