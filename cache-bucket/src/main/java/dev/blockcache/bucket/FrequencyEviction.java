@@ -32,8 +32,8 @@ import dev.blockcache.stats.StatsRecorder;
  *       be of the new block's size class: only an item of that class makes room for it. Frequency then decides
  *       admission (below), as in Caffeine, whose main space evicts in LRU order: choosing the least frequent of the
  *       sample instead (the design before this one) made the main space an LFU over the sample that kept blocks
- *       which had been popular, so recency-driven traces lost to LRU (orm-night at 5% 83.73 against LRU's 85.40; with
- *       the sampled LRU 86.86), and the hash-order CLOCK alone gives no per-block order to fall back on.</li>
+ *       which had been popular, so recency-driven traces lost to LRU (docs/decisions.md#l2-admission-and-eviction,
+ *       "Main victim"), and the hash-order CLOCK alone gives no per-block order to fall back on.</li>
  *   <li><b>Admission (W-TinyLFU).</b> A block admitted into a full size class enters the admission window without a
  *       test: its index entry carries the window bit ({@link IndexEntry#inWindow}; {@link SpaceReclaimer#entry} sets
  *       it), so a block read again soon after its first miss is then a hit, as under LRU. Eviction's victim choice
@@ -61,8 +61,10 @@ final class FrequencyEviction {
   static final int SAMPLE = 8;
   /**
    * The admission bias: a block leaving the window (or, without a window, a new block) displaces a victim only if its
-   * estimated frequency exceeds the victim's by more than 1 (or the victim's is 0). -1 kept loop and scan blocks in
-   * place in the simulator (biases 0 to -4 and a hill-climbed bias were tried; see docs/benchmarks.md).
+   * estimated frequency exceeds the victim's by more than 1 (or the victim's is 0): a leaving block must have been
+   * read more than its victim, so loop and scan blocks keep their places instead of displacing each other. In the
+   * hit-ratio simulator -1 met the bars in more cells than a bias of -2 or a hill-climbed bias
+   * (docs/decisions.md#l2-admission-and-eviction, "Sketch counts" and "Admission window").
    */
   static final int BIAS = -1;
   /**

@@ -3,6 +3,10 @@ package dev.blockcache.bucket;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.blockcache.api.BlockCache;
+import dev.blockcache.api.BlockKey;
+import dev.blockcache.api.CacheOptions;
+import dev.blockcache.api.CacheResult;
+import dev.blockcache.testing.Blocks;
 import dev.blockcache.testing.BlockCacheContractTest;
 import java.nio.file.Path;
 import java.util.List;
@@ -12,9 +16,11 @@ import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The full {@link BlockCacheContractTest} on every valid L2 configuration of {@link L2Spec}: each engine, writer
- * mode, read mode, checksum setting and persistence setting, crossed. Each cache comes from the public factory, started
- * as a user gets it; {@link #settle} waits for its writers. {@code -Dl2spec=TEXT} in the test JVM (e.g.
+ * The full {@link BlockCacheContractTest} on every L2 configuration of {@link L2Spec}: each valid combination of
+ * engine, writer mode, read mode, checksum setting and persistence setting, with the eviction policy, the admission
+ * window and the way puts reach the cache ({@code cacheBlock} or {@code handOver}, into a started cache or written
+ * after every put) spread over them pairwise. A started cache comes from the public factory, as a user gets it;
+ * {@link #settle} waits for its writers. {@code -Dl2spec=TEXT} in the test JVM (e.g.
  * {@code -Dsurefire.argLine="-Dl2spec=mmap -Xmx2g"}) runs only the specs whose name contains TEXT.
  */
 @ParameterizedClass(name = "{0}")
@@ -33,7 +39,8 @@ class BucketCacheMatrixContractTest extends BlockCacheContractTest {
 
   @Override
   protected BlockCache newCache(long capacity, int maxBlockSize) {
-    BucketCache cache = BucketCaches.started(spec.config(dir));
+    BucketCacheConfig config = spec.config(dir);
+    BucketCache cache = spec.puts().started() ? BucketCaches.started(config) : BucketCaches.create(config);
     assertEquals(spec.persistence() == L2Spec.Persistence.CHECKPOINTED, cache.persistence() != null,
         "whether the cache checkpoints (L2Spec.checkpoints states the rule)");
     return cache;
@@ -52,6 +59,17 @@ class BucketCacheMatrixContractTest extends BlockCacheContractTest {
   @Override
   protected int largestBlock() {
     return BucketCaches.largestBlock("f");
+  }
+
+  @Override
+  protected CacheResult put(BlockKey key, int length, CacheOptions options) {
+    CacheResult result = spec.puts().handsOver()
+        ? cache.handOver(key, Blocks.payload(key, length), options) // the reference is the cache's now
+        : super.put(key, length, options);
+    if (!spec.puts().started()) {
+      settle(cache);
+    }
+    return result;
   }
 
   @Override

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
  *
  * <p>The first test pins the order of a get's two looks: a block that was cached and never evicted is found while its writer moves it
  * from the RAM cache into a slot. Looking in the index first and the RAM cache second misses a block whose writer
- * publishes it and removes it from the RAM cache between the two looks (seen as a flaky contract test on 2 cores).
+ * publishes it and removes it from the RAM cache between the two looks (first seen as a flaky contract test).
  *
  * <p>The second forbids an evicted block from reappearing: evicting a block while its writer writes it must leave it
  * absent for good. Without withdrawal the writer published the evicted block and took it back out a moment later,

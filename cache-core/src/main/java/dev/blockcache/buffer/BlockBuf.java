@@ -31,8 +31,8 @@ import java.util.Arrays;
  * increments a counter that other readers' threads touch. Views are tracked by netty's leak detector when its level
  * is {@code ADVANCED} or {@code PARANOID} (every test runs at {@code PARANOID}), so a view that is dropped without a
  * release is reported. At netty's default {@code SIMPLE} level views are not tracked: a hit is the hottest path of a
- * cache, and sampling one view in 128 with a stack trace measured at half the L1 hit throughput
- * ({@code docs/benchmarks.md}).
+ * cache, and sampling views (netty samples one in 128 at that level) would make a sampled hit capture a stack trace,
+ * which costs far more than the hit itself.
  *
  * <p>Every mutator throws {@link java.nio.ReadOnlyBufferException}; {@link #hasArray()} and {@link #hasMemoryAddress()}
  * are false so that the cached bytes cannot be reached for writing (see {@code ReadOnlyRefCountedBuf}).

@@ -4,8 +4,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * One grep-able line of figures per test case, {@code RELIABILITY|test|case|name=value|...}, from which
- * {@code docs/reliability.md}'s table is filled ({@code grep '^RELIABILITY|'} over the build's output).
+ * One grep-able line of figures per test case, {@code RELIABILITY|test|case|name=value|...}, from which the
+ * reliability suite's long-run report {@code docs/results/reliability-long.md} is filled ({@code grep '^RELIABILITY|'}
+ * over the build's output; see docs/reliability.md).
  *
  * <p>Thread-safety: not thread-safe; one per test case, filled and printed by the test thread.
  */

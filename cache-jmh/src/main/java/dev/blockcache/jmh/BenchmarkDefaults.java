@@ -18,7 +18,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * <p>Fork flags, and why:
  * <ul>
  *   <li>{@code -Xms} = {@code -Xmx} and {@code -XX:+AlwaysPreTouch}: on virtual machines whose host backs a page at
- *       its first touch, an untouched heap costs get throughput 3–4× for seconds in mid-measurement.</li>
+ *       its first touch, an untouched heap costs get throughput for seconds in mid-measurement, a cost that lands
+ *       on whichever competitor runs first (docs/decisions.md#benchmarks).</li>
  *   <li>{@code -XX:+UseTransparentHugePages}: pre-touching in 2 MiB pages takes a fraction of the time of 4 KiB
  *       pages, and every fork pays it. Where the kernel offers no transparent huge pages the JVM warns and goes
  *       on with small pages.</li>

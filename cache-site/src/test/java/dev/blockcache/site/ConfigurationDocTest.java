@@ -25,7 +25,8 @@ class ConfigurationDocTest {
     int end = doc.indexOf(END);
     String documented = begin < 0 || end < begin ? "(markers missing)" : doc.substring(begin + BEGIN.length(), end);
     assertEquals(expected, documented,
-        "docs/configuration.md differs from ConfigKeys; the expected text is in cache-bucket/target/configuration-keys.md");
+        "docs/configuration.md differs from ConfigKeys; the expected text is in"
+            + " cache-site/target/configuration-keys.md");
   }
 
   private static String tables() {

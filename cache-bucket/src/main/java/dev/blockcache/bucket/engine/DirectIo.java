@@ -5,14 +5,16 @@ import io.netty.buffer.PooledByteBufAllocator;
 import java.nio.ByteBuffer;
 
 /**
- * O_DIRECT's rules in one place: buffers, file offsets and lengths are multiples of {@link #ALIGNMENT} (measured on
- * this machine's disks: misaligned buffers or offsets fail with EINVAL), and the pooled allocator that hands out
- * such buffers.
+ * O_DIRECT's rules in one place: buffers, file offsets and lengths are multiples of {@link #ALIGNMENT} (the kernel
+ * fails a misaligned buffer or offset with EINVAL), and the pooled allocator that hands out such buffers.
  *
  * <p>Thread-safety: stateless; the allocator is netty's thread-safe pooled allocator.
  */
 final class DirectIo {
-  /** Bytes of alignment O_DIRECT needs here: the file systems' logical block size is 4096. */
+  /**
+   * Bytes of alignment O_DIRECT needs: 4096, the largest logical block size of common devices and file systems and a
+   * multiple of the smaller ones (512), so one value serves them all.
+   */
   static final int ALIGNMENT = 4096;
 
   /** Pooled direct buffers whose memory addresses are {@link #ALIGNMENT}-aligned; one arena per core, no heap. */

@@ -8,8 +8,8 @@ import java.util.function.LongPredicate;
 import java.util.function.LongUnaryOperator;
 
 /**
- * The L2 cache's compact index (HBase's "backing map"): which device slot holds which block, in about 24 bytes of
- * heap per block (measured at 1M blocks) and no object per block.
+ * The L2 cache's compact index (HBase's "backing map"): which device slot holds which block, in a few tens of bytes
+ * of heap per block ({@code IndexHeapFootprintTest} pins the bound) and no object per block.
  *
  * <h2>Design notes</h2>
  *

@@ -27,9 +27,9 @@ package dev.blockcache.bucket.index;
  * the read path, every so many admissions, so the last growth can come after the cache is full). While the
  * {@value #MIN_WORDS}-word floor covers the entries, growing only lengthens the aging period and keeps every count;
  * growing to more words starts from empty counts, as the keys cannot be rehashed. Small caches are thus never reset:
- * when one was, its first decisions after filling admitted every block against victims of frequency 0 (the L2
- * simulator's multi3 trace at 20% of its keys: 52.06% hits, 56.24% with the counts kept). The table is never
- * shrunk.
+ * a reset table would make the first decisions after the cache fills admit every block against victims of frequency
+ * 0, just when admission begins to decide (docs/decisions.md#l2-admission-and-eviction, "Sketch counts"). The table
+ * is never shrunk.
  *
  * <p>Thread-safety: safe for concurrent use without locks, by design approximate: {@link #increment} is a plain
  * read-modify-write of one word (and, for one key in {@value #SAMPLE_RATE}, of the aging counter), so two racing
@@ -59,10 +59,10 @@ public final class FrequencySketch {
    * Fewest words of counters: 1,536 (12 KiB, 24,576 counters), so that a cache of a few thousand blocks still tells
    * its keys apart (with 4 counters per entry such a cache ranked loop blocks by collisions) and keeps its counts
    * while it grows to 6,144 blocks (see {@link #ensureCapacity}); a fixed cost that is nothing per entry at the sizes
-   * the heap budget is set for. In the L2 simulator 1,024 words left lirs multi3 at 50% of its keys (3,727 blocks) at
-   * 67.03% hits, as its table grew past the floor after the cache had filled; 1,536 gives 71.48 (Caffeine 72.24).
-   * Floors of 2,048 to 8,192 words gave multi3 71.7-71.9 but moved gradle build-cache at 5% (7,741 blocks, whose
-   * table then stays within the floor) from 91.74 to 90.65-91.67, under its bar of LRU - 0.5 (91.74).
+   * the heap budget is set for. A smaller floor lets the table of a cache of a few thousand blocks grow past it after
+   * the cache has filled, losing its counts when admission begins to decide; larger floors cost another trace its
+   * bar against LRU. The value is the one the hit-ratio simulator chose over both
+   * (docs/decisions.md#l2-admission-and-eviction, "Sketch counts"; current figures in docs/results/hit-ratio.md).
    */
   static final int MIN_WORDS = 1536;
 

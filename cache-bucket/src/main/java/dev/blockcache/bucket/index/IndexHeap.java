@@ -13,7 +13,8 @@ public final class IndexHeap {
   static final int ENTRIES_PER_FILE_GROUP = 1024;
   /**
    * Fewest file groups: 2 (16 segments). A small index's groups hold fewer than {@value #ENTRIES_PER_FILE_GROUP}
-   * entries anyway, so removeFile stays short, and the empty index's fixed heap follows the capacity (~4 KiB here).
+   * entries anyway, so removeFile stays short, and the empty index's fixed heap follows the capacity (~4 KiB at this
+   * floor).
    */
   static final int MIN_FILE_GROUPS = 2;
   /** Most file groups: 4,096 (32,768 segments, ~4.5 MB of fixed overhead) caps the empty-index cost. */
@@ -41,8 +42,9 @@ public final class IndexHeap {
    * so a segment's count is Poisson-distributed around {@code entries / segmentCount}; the projection is the expected
    * table capacity under the segments' own growth rule, plus the same fixed overheads
    * {@link BlockIndex#heapBytes()} counts.
-   * Keys clumped in large files vary more between segments (a file's keys share its group's segments): measured
-   * -13% to +20% against this projection at 100 to 16,000 blocks per file ({@code ProjectedIndexHeapTest}).
+   * Keys clumped in large files vary more between segments (a file's keys share its group's segments), so a real
+   * index of such keys strays further from this projection; {@code ProjectedIndexHeapTest} pins the tolerance for
+   * keys spread over many files.
    *
    * @throws IllegalArgumentException if an argument is negative or a segment would exceed 2^30 entries
    */

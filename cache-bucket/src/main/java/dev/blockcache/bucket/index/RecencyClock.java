@@ -22,8 +22,8 @@ final class RecencyClock {
    * Recency epochs per fill of the cache: the epoch advances once per {@code entries / EPOCHS_PER_FILL} admissions.
    * 16 tells apart entries read 1/16 of a fill apart, enough to rank a victim sample that spans the main region, and
    * lets an 8-bit stamp rank ages up to 8 fills ({@value #MAX_AGE} epochs); older entries tie and the least frequent
-   * goes. In the simulator 16 met 46 of the 48 cells; 8, 12, 24, 32, 64 and 128 met 45, 45, 45, 44, 45 and 44, and
-   * 256 (ages capped at half a fill) 41.
+   * goes. Many more epochs per fill cap the ages the stamp tells apart below a fill; the hit-ratio simulator found no
+   * better value from 8 to 256 (docs/decisions.md#l2-admission-and-eviction, "Main victim").
    */
   static final int EPOCHS_PER_FILL = 16;
   /**

@@ -8,11 +8,12 @@ import java.util.Arrays;
  * <p>Why a denser list than HBase's: a block goes into the smallest item that holds it, so two things are lost — the
  * gap between the block and its item size, and the slack at the end of a bucket that the item size does not divide.
  * HBase's default list ({@code 5, 9, 17, 33, 41, ... 513 KiB}) has gaps up to 16 KiB (a 34 KiB block sits in a 41 KiB
- * item); with block sizes spread evenly over 4–64 KiB it keeps about 85% of the capacity in block bytes once full.
- * {@link #fine(int)} keeps above 90% (see {@code UtilisationTest} for the figures) by three choices:
+ * item); with block sizes spread evenly over 4–64 KiB it keeps less than the 90% utilisation target in block bytes
+ * once full. {@link #fine(int)} meets the target ({@code UtilisationTest} pins both) by three choices:
  * <ol>
- *   <li>Gaps of 1/8 of the power of two below the size up to the largest block, so a block loses at most about 15%
- *       (where snapping merges two sizes) and on average about 4% to its item.
+ *   <li>Gaps of 1/8 of the power of two below the size up to the largest block, so a block loses at most about 1/8
+ *       of its item to the gap (a little more where snapping merges two sizes; {@code BucketSizesTest} pins the
+ *       bound).
  *   <li>A few coarser classes above the largest block, up to twice its size, so that the bucket
  *       ({@code 4 × largest item}) holds eight of the largest blocks: the slack of a bucket is then small relative
  *       to it, and oversized blocks still have a home.

@@ -25,8 +25,8 @@ final class MaintenanceThread implements Executor, Runnable {
    * the writes of that time are drained by one run, and a submitter wakes the thread once per run instead of once per
    * write (an unpark costs a system call). Not longer: Caffeine's write buffer holds 128 writes per processor, and a
    * writer that finds it full runs the maintenance itself, so a longer rest moves eviction work onto the inserting
-   * threads (the figures per rest are in docs/benchmarks.md, L1InsertBenchmark). The overshoot bound does not depend
-   * on it.
+   * threads (the rests compared are in docs/decisions.md#l1-tinylfublockcache, "A maintenance thread that rests 10
+   * µs"). The overshoot bound does not depend on it.
    */
   static final long REST_NANOS = 10_000;
 

@@ -22,8 +22,8 @@ import org.apache.hadoop.hbase.nio.ByteBuff;
  * <p>Insert: the block is serialized into a direct buffer and deserialized at once into a shared-memory block, which
  * is kept (unbounded: the benchmark's in-cache dataset only). Get: a map lookup, one retain, HBase's hit counters; no
  * serialization, no copy, no eviction. Off the heap, like the blocks of every offheap L2 it is compared with: HBase's
- * read path runs other code over a heap block's cells (array-backed), and a heap floor also measured that
- * difference (docs/benchmarks.md). The retain-on-hit rule is {@code LruBlockCache}'s (taken inside
+ * read path runs other code over a heap block's cells (array-backed), so a heap floor would measure that difference
+ * rather than the L2's cost. The retain-on-hit rule is {@code LruBlockCache}'s (taken inside
  * {@code computeIfPresent}, so an evict cannot release the block between the lookup and the retain).
  *
  * <p>Ownership: each returned block carries one reference for the caller, who releases it; the kept block keeps the

@@ -7,8 +7,8 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * What every benchmark through {@code HRegion} shares, on top of cache-jmh's {@link BenchmarkDefaults}: forks with a
  * heap of {@value #HEAP} (the region, its L1s and the memstore that writes a dataset once), and a full-mode warmup of
- * 8 × 2 s, since gets per second through HBase's read path rise about fivefold over the first 6–8 s of a fork while
- * the JIT compiles it. JMH inherits these annotations.
+ * 8 × 2 s, since gets per second through HBase's read path keep rising for seconds of a fork while the JIT compiles
+ * it, and the measurement must start after that. JMH inherits these annotations.
  *
  * <p>Thread-safety: no state here.
  */

@@ -20,8 +20,8 @@ import org.openjdk.jmh.infra.Blackhole;
  * {@link RegionStack} (its own L1 and L2), over {@link #dataset} ({@link RegionGetBenchmark.Dataset}: in the L2, or 4×
  * it, where most gets read the HFile and offer the block to an evicting L2). The
  * ratio of the two sides' time per get ({@code speedup}) is what {@link RegionGetBenchmark} measures with one fork per
- * competitor, without the fork-to-fork spread: forks of either L2 settle at throughputs up to 1.6× apart and switch
- * between them within a fork, which decides a pair of forks more than the L2 does.
+ * competitor, without the fork-to-fork spread: forks of either L2 settle at throughputs far apart and switch
+ * between them within a fork, which decides a pair of forks more than the L2 does (docs/decisions.md#benchmarks).
  *
  * <p>Both L2s share the JVM, so HBase's read path is compiled with both behind its L2 call: its calls into the L2 are
  * bimorphic rather than monomorphic, alike for both sides. The score (gets per second of both sides together) is

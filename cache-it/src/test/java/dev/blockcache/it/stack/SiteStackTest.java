@@ -111,7 +111,7 @@ class SiteStackTest {
       assertEquals(2L, server.getAttribute(name, "l2CacheCount"));
       assertEquals(2L, server.getAttribute(name, "blockCacheDataBlockCount"));
       assertEquals(1L, server.getAttribute(name, "dataBlockMissCount"));
-      // The index's preallocated table over 2 entries: large here, ~28 B at a million (L2HeapPerEntry).
+      // The index's preallocated table over 2 entries: large here, a few tens of bytes at a million (L2HeapPerEntry).
       double perEntry = (Double) server.getAttribute(name, "l2IndexHeapBytesPerEntry");
       assertTrue(perEntry > 0, "index heap per entry " + perEntry);
       assertEquals(0L, server.getAttribute(name, "l2ChecksumFailureCount"));

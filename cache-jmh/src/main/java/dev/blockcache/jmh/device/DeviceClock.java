@@ -31,7 +31,8 @@ public interface DeviceClock {
 
   /**
    * Waits shorter than this are spun with {@link Thread#yield()}, longer ones parked until this much is left:
-   * {@code parkNanos} oversleeps by ~90 µs here, and pure {@code onSpinWait} starves the other core's threads.
+   * {@code parkNanos} oversleeps by the OS timer's slack, which a modelled SSD read is not much longer than, and pure
+   * {@code onSpinWait} starves the threads that share the core.
    */
   long SPIN_THRESHOLD_NANOS = 300_000;
 

@@ -5,7 +5,7 @@ import java.util.Locale;
 /**
  * A storage device as the experiments assume it: parallel channels, a service time drawn uniformly from
  * [{@code minServiceNanos}, {@code maxServiceNanos}], an IOPS cap and a limit on outstanding requests. The figures are
- * assumptions from vendor data sheets and the seed studies, not measurements (docs/operations.md cites them).
+ * assumptions from vendor data sheets and the seed studies, not measurements (docs/benchmarks.md, "Device models").
  *
  * @param channels requests served at once
  * @param minServiceNanos shortest service time of one read

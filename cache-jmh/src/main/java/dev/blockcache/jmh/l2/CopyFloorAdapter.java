@@ -12,8 +12,9 @@ import io.netty.buffer.Unpooled;
  * The floor of an insert: block {@code i} is copied into slot {@code i} of one direct buffer allocated up front, as a
  * bucket cache copies a block into an {@code offheap} slot, with no index, no allocator, no queue and no header
  * bytes. A cache that copies each block once into off-heap memory on one thread cannot take a burst faster (several
- * threads copying at once may pass it while memory bandwidth lasts: HBase's three writers measured up to 1.07× it at
- * 64 KiB), so it bounds what the insert benchmark's ratios can reach on the machine it runs on. Two shapes:
+ * threads copying at once may pass it while memory bandwidth lasts, so a writer-pool cache such as HBase's can come
+ * slightly above it at large blocks), so it bounds what the insert benchmark's ratios can reach on the machine it
+ * runs on. Two shapes:
  * <ul>
  *   <li>{@link #packed}: slots of exactly the block size, back to back and page-aligned: the fastest copy there
  *       is.</li>

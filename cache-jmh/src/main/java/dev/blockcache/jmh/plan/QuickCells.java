@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The cells the quick suite leaves out, per benchmark class, so that it stays within ten minutes on two cores: the
+ * The cells the quick suite leaves out, per benchmark class, so that it keeps the README's ten-minute limit: the
  * floors and reference points that explain a ratio but are not a competitor (the L1 and L2 benchmarks' heap-map
  * rows, the L1 insert benchmark's ring floor, the L1 benchmark's prebuilt-key rows and scoped-read variants, the L2
  * get benchmark's copy-to-heap variant); the file engine's two-thread gets; thread counts of the thread-scaling
@@ -100,7 +100,7 @@ public final class QuickCells {
   /**
    * Classes whose benchmarks need a longer warmup than the quick mode's 2 × 300 ms to reach steady state, and how
    * long: an {@code HRegion.get} runs through enough of HBase's code that the JIT takes seconds to compile it, and
-   * gets per second rise about fivefold over the first 6–8 s of a fork before they level off.
+   * gets per second keep rising until it has; a measurement that starts earlier reports the compiler, not the cache.
    */
   private static final Map<String, Duration> QUICK_WARMUP = Map.of(
       "dev.blockcache.hbase.bench.RegionGetBenchmark", Duration.ofSeconds(10),
@@ -109,8 +109,8 @@ public final class QuickCells {
 
   /**
    * Classes whose quick cells run in more forks than the mode's one, and how many: {@code RegionPairBenchmark}'s
-   * ratio is steady within a fork but moves from fork to fork with what the JIT makes of HBase's read path (1.02–1.27
-   * over five forks at one thread), so the quick suite takes the mean of two.
+   * ratio is steady within a fork but moves from fork to fork with what the JIT makes of HBase's read path, so the
+   * quick suite takes the mean of two (docs/decisions.md#benchmarks).
    */
   private static final Map<String, Integer> QUICK_FORKS = Map.of(
       "dev.blockcache.hbase.bench.RegionPairBenchmark", 2);
