@@ -176,7 +176,7 @@ public final class BucketCache implements BlockCache {
         SpaceReclaimer.sketchFor(config, EngineGeometry.expectedIndexEntries(engine.capacity())));
     this.release = new SlotRelease(stats, counters, slots);
     SpaceReclaimer reclaimer = new SpaceReclaimer(config, allocator, index, release.evicted, stats);
-    Admission admission = new Admission(config, allocator.maxItemSize(), reclaimer, counters, clockMs);
+    Admission admission = new Admission(config, allocator.maxItemSize(), reclaimer, slots, counters, clockMs);
     this.ioErrors = new IoErrorTolerance(config.ioErrorsToleratedMs(), clockMs);
     this.faults = new SlotFaults(engine.spec(), counters, ioErrors,
         new RateLimitedLog(LoggerFactory.getLogger(BucketCache.class), WARN_INTERVAL_MS, clockMs));
