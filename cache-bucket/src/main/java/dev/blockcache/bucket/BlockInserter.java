@@ -22,11 +22,13 @@ import java.util.function.BooleanSupplier;
  * <ol>
  *   <li><b>Refusal.</b> A closed cache or one disabled by IO errors, a key whose file name does not fit the slot
  *       header, a block larger than the largest item or than an index entry records (16 MiB - 1 with its header),
- *       or a key already in a slot (an access for the policy, as a get is) ends the call; so does the
- *       {@link Admission}'s decision.</li>
+ *       or a key already in a slot (an access for the policy, as a get is) ends the call.</li>
+ *   <li><b>Admission.</b> The {@link Admission} decides, and under tinylfu takes the block's slot (evicting the block
+ *       it displaces): the block holds that slot from here on, and every later step that does not publish it gives
+ *       it back.</li>
  *   <li><b>Copy.</b> Where the block goes is the {@link CopyPath}: into a slot on the caller's thread
  *       ({@link InlineWriter}), or to the heap (or, for {@code handOver}, the caller's buffer itself) in the
- *       {@link RamCache} and the queue of its writer in the {@link WriterPipeline}.</li>
+ *       {@link RamCache} and the queue of its writer in the {@link WriterPipeline}, with its slot if it has one.</li>
  *   <li><b>Count.</b> A failed result is counted as a failed insertion; a declined admission is counted by the
  *       admission instead.</li>
  * </ol>
@@ -79,11 +81,17 @@ final class BlockInserter {
   CacheResult cacheBlock(BlockKey key, ByteBuf block, CacheOptions options, QueueWait wait) {
     checkInsert(key, block, options, wait);
     CacheResult result = refusal(key, block);
+    if (result != null) {
+      return counted(result);
+    }
+    int stored = storedLength(key, block);
+    long slot = admission.admit(key, stored);
+    result = Admission.refusal(slot);
     if (result == null) {
-      result = intoSlotNow(key, block, options);
+      result = intoSlotNow(key, block, options, slot, stored);
     }
     if (result == null) {
-      result = enqueue(key, WaitingBlock.copyOf(block, options.category()), options, wait);
+      result = enqueue(key, WaitingBlock.copyOf(block, options.category()), options, wait, slot, stored);
     }
     return counted(result);
   }
@@ -102,25 +110,38 @@ final class BlockInserter {
     }
     CacheResult result = refusal(key, block);
     if (result == null) {
-      result = intoSlotNow(key, block, options);
-    }
-    if (result == null) {
-      return counted(enqueue(key, WaitingBlock.takeOver(block, options.category()), options, wait));
+      int stored = storedLength(key, block);
+      long slot = admission.admit(key, stored);
+      result = Admission.refusal(slot);
+      if (result == null) {
+        result = intoSlotNow(key, block, options, slot, stored);
+      }
+      if (result == null) {
+        return counted(enqueue(key, WaitingBlock.takeOver(block, options.category()), options, wait, slot, stored));
+      }
     }
     block.release(); // refused, or copied into its slot on this thread
     return counted(result);
   }
 
   /**
-   * The {@link CopyPath}'s step on the caller's thread: copies {@code block} into a slot (any slot, evicting, for
-   * {@link CopyPath#SLOT}; one free without evicting for {@link CopyPath#FREE_SLOT}) and returns the result, or returns
-   * null when the block is to wait for a writer instead. The caller keeps {@code block}.
+   * The {@link CopyPath}'s step on the caller's thread: copies {@code block} into a slot of {@code stored} bytes (the
+   * one it was admitted with, {@code slot}; else any slot, evicting, for {@link CopyPath#SLOT}, or one free without
+   * evicting for {@link CopyPath#FREE_SLOT}) and returns the result, or returns null when the block is to wait for a
+   * writer instead (with its admitted slot, if any). The caller keeps {@code block}.
    */
-  private CacheResult intoSlotNow(BlockKey key, ByteBuf block, CacheOptions options) {
+  private CacheResult intoSlotNow(BlockKey key, ByteBuf block, CacheOptions options, long slot, int stored) {
     return switch (copies) {
-      case SLOT -> inline.write(key, block, options, storedLength(key, block));
-      case FREE_SLOT -> ramCache.get(key) != null ? CacheResult.ALREADY_CACHED
-          : inline.writeIfFree(key, block, options, storedLength(key, block));
+      case SLOT -> slot >= 0 ? inline.writeAt(key, block, options, slot, stored)
+          : inline.write(key, block, options, stored);
+      case FREE_SLOT -> {
+        if (ramCache.get(key) != null) {
+          admission.giveBack(slot, stored);
+          yield CacheResult.ALREADY_CACHED;
+        }
+        yield slot >= 0 ? inline.writeAt(key, block, options, slot, stored)
+            : inline.writeIfFree(key, block, options, stored);
+      }
       default -> null;
     };
   }
@@ -144,8 +165,9 @@ final class BlockInserter {
   }
 
   /**
-   * Why {@code block} cannot be cached under {@code key}, or null if it can be tried. A key already in a slot counts
-   * as an access for the eviction policy, as a get would (HBase's caches do the same on a repeated insert).
+   * Why {@code block} cannot be cached under {@code key}, or null if it can be offered to the {@link Admission}. A key
+   * already in a slot counts as an access for the eviction policy, as a get would (HBase's caches do the same on a
+   * repeated insert).
    */
   private CacheResult refusal(BlockKey key, ByteBuf block) {
     if (closed.getAsBoolean()) {
@@ -165,33 +187,38 @@ final class BlockInserter {
       index.get(key); // an access for the policy, as a get is; an absent key is not counted (its miss was)
       return CacheResult.ALREADY_CACHED;
     }
-    CacheResult declined = admission.admit(key, storedLength(key, block));
-    if (declined != null) {
-      return declined; // the policy's decision: counted by the admission, not as a failed insertion
-    }
     return null;
   }
 
   /**
-   * Puts {@code bytes} in the RAM cache and queues it for its writer. On every result but {@link CacheResult#CACHED}
-   * the pipeline's hold on {@code bytes} is dropped here; on CACHED its writer drops it.
+   * Puts {@code bytes} in the RAM cache and queues it for its writer, with the slot of {@code stored} bytes it was
+   * admitted with ({@code slot}, or {@link Admission#NO_SLOT}). On every result but {@link CacheResult#CACHED} the
+   * pipeline's hold on {@code bytes} is dropped and the slot given back here; on CACHED its writer does both.
    */
-  private CacheResult enqueue(BlockKey key, WaitingBlock bytes, CacheOptions options, QueueWait wait) {
-    PendingWrite write = new PendingWrite(key, bytes, options.priority());
-    if (ramCache.putIfAbsent(write) != null) {
+  private CacheResult enqueue(BlockKey key, WaitingBlock bytes, CacheOptions options, QueueWait wait, long slot,
+      int stored) {
+    long slotEntry = slot >= 0 ? admission.slotEntry(slot, stored, options) : IndexEntry.ABSENT;
+    PendingWrite write = new PendingWrite(key, bytes, options.priority(), slotEntry);
+    CacheResult result = queued(write, wait);
+    if (result != CacheResult.CACHED) {
       bytes.release();
+      admission.giveBack(slot, stored);
+    }
+    return result;
+  }
+
+  private CacheResult queued(PendingWrite write, QueueWait wait) {
+    if (ramCache.putIfAbsent(write) != null) {
       return CacheResult.ALREADY_CACHED;
     }
     // Looked at again after entering the RAM cache: a writer publishes a block in the index before it leaves the
     // RAM cache, so a block that left it between the first look and putIfAbsent is in the index now.
-    if (index.peek(key) != IndexEntry.ABSENT) {
+    if (index.peek(write.key()) != IndexEntry.ABSENT) {
       ramCache.remove(write);
-      bytes.release();
       return CacheResult.ALREADY_CACHED;
     }
     if (!pipeline.submit(write, wait)) {
       ramCache.remove(write);
-      bytes.release();
       return CacheResult.QUEUE_FULL;
     }
     return CacheResult.CACHED;

@@ -118,7 +118,9 @@ public final class BucketCache implements BlockCache {
   /**
    * A started cache on a new engine made from {@code config.ioEngine()} by {@code registry}; the cache owns the
    * engine. A config the cache refuses for the engine (inline writes on an engine that is not memory) is refused
-   * before the engine is made, so no file is created for it.
+   * before the engine is made, so no file is created for it. A cache file whose header was damaged is refused by the
+   * engine unless the cache's own checkpoint proves it this cache's; then the cache starts cold over it
+   * ({@link DamagedCacheFiles}).
    */
   public static BucketCache create(BucketCacheConfig config, IoEngineRegistry registry) throws IOException {
     Objects.requireNonNull(config, "config");
@@ -126,6 +128,7 @@ public final class BucketCache implements BlockCache {
     if (config.writerInline() && !registry.makesMemoryEngine(config.ioEngine())) {
       throw inlineNeedsMemory(config);
     }
+    DamagedCacheFiles.startColdIfProvenOurs(config);
     IoEngine engine;
     try {
       engine = registry.create(config.ioEngine(), EngineGeometry.capacity(config), EngineGeometry.segmentSize(config));
@@ -195,7 +198,7 @@ public final class BucketCache implements BlockCache {
         SpaceReclaimer.sketchFor(config, EngineGeometry.expectedIndexEntries(engine.capacity())));
     this.release = new SlotRelease(stats, counters, slots);
     SpaceReclaimer reclaimer = new SpaceReclaimer(config, allocator, index, release.evicted, stats);
-    Admission admission = new Admission(config, allocator.maxItemSize(), reclaimer, counters, clockMs);
+    Admission admission = new Admission(config, allocator.maxItemSize(), reclaimer, slots, counters, clockMs);
     this.ioErrors = new IoErrorTolerance(config.ioErrorsToleratedMs(), clockMs);
     this.faults = new SlotFaults(engine.spec(), counters, ioErrors,
         new RateLimitedLog(LoggerFactory.getLogger(BucketCache.class), WARN_INTERVAL_MS, clockMs));

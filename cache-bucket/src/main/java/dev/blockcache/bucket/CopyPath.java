@@ -9,7 +9,9 @@ import dev.blockcache.bucket.engine.IoEngine;
  * <p>A memory engine's slot is process memory, so copying the caller's block straight into a free slot costs the
  * caller what a heap copy would, and saves the second copy, the RAM cache and the hand-off to a writer thread. Only
  * finding a slot may cost more (an eviction pass), so by default the caller writes only when a slot is free without
- * evicting ({@link #FREE_SLOT}) and leaves the eviction to the writer threads. Engines that are not memory write
+ * evicting ({@link #FREE_SLOT}) and leaves the eviction to the writer threads. Under tinylfu the admission has already
+ * taken the block's slot on the caller's thread (evicting the one block it displaces, see
+ * {@link SpaceReclaimer#admit}), so {@link #FREE_SLOT} always finds one there. Engines that are not memory write
  * through the writers always: a device write does not belong on the caller's thread.
  *
  * <p>Thread-safety: immutable.

@@ -12,14 +12,15 @@ import io.netty.buffer.ByteBuf;
 /**
  * The write path of {@code hbase.bucketcache.writer.inline=true} (memory engines only): {@code cacheBlock} puts the
  * block into its slot on the calling thread. Without that key, a memory engine's {@code cacheBlock} takes this path
- * too whenever a slot is free without evicting ({@link #writeIfFree}), and queues for the writers otherwise. One copy
+ * too whenever it has a slot without a writer's eviction: the one it was admitted with (tinylfu, {@link #writeAt}),
+ * or one free now (hbase, {@link #writeIfFree}); it queues for the writers otherwise. One copy
  * of the block (the caller's buffer into the slot) instead of two (into a heap copy, then into the slot), no RAM
  * cache, no queue, no writer thread.
  *
  * <h2>Steps and races</h2>
  * <ol>
  *   <li>Allocate a slot, evicting if needed (the same {@link SpaceReclaimer} the writers use; its cost is what it
- *       evicts). No slot: {@link CacheResult#NO_SPACE}.</li>
+ *       evicts), or take the one the block was admitted with (tinylfu). No slot: {@link CacheResult#NO_SPACE}.</li>
  *   <li>Pin the slot through {@link SlotGuard#pin}, which fails once the cache is closed: the pin keeps the
  *       engine's memory alive for the write, as a reader's pin does for a read.</li>
  *   <li>Write header and block, then publish the slot in the index. A reader finds the key only after the slot is
@@ -80,7 +81,11 @@ final class InlineWriter {
     return offset < 0 ? null : writeAt(key, block, options, offset, stored);
   }
 
-  private CacheResult writeAt(BlockKey key, ByteBuf block, CacheOptions options, long offset, int stored) {
+  /**
+   * As {@link #write} into the slot of {@code stored} bytes at {@code offset}, which the caller took (at admission)
+   * and hands to this call: it is published, or freed again.
+   */
+  CacheResult writeAt(BlockKey key, ByteBuf block, CacheOptions options, long offset, int stored) {
     if (!slots.pin(offset)) {
       slots.free(offset, stored);
       return CacheResult.DISABLED;

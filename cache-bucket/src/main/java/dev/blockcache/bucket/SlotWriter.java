@@ -6,6 +6,7 @@ import dev.blockcache.api.CacheResult;
 import dev.blockcache.bucket.engine.IoEngine;
 import dev.blockcache.bucket.format.BlockHeader;
 import dev.blockcache.bucket.index.BlockIndex;
+import dev.blockcache.bucket.index.IndexEntry;
 import dev.blockcache.bucket.write.BlockWriter;
 import dev.blockcache.bucket.write.PendingWrite;
 import io.netty.buffer.ByteBuf;
@@ -16,8 +17,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What a writer thread does with each waiting block: allocate a slot (evicting if needed), write header and block to
- * the engine, publish the slot in the index, and take the block out of the RAM cache.
+ * What a writer thread does with each waiting block: take the slot the block was admitted with (tinylfu: see
+ * {@link SpaceReclaimer#admit}), or allocate one (evicting if needed: the hbase policy), write header and block to the
+ * engine, publish the slot in the index, and take the block out of the RAM cache. A block that is not published (it
+ * was withdrawn, the cache was closed or disabled, the write failed or threw) gives its slot back.
  *
  * <h2>Publication order</h2>
  * The slot is written completely before the index maps the key to it, so a reader that finds the key in the index
@@ -81,16 +84,19 @@ final class SlotWriter implements BlockWriter {
   }
 
   private void writeOne(PendingWrite w) {
+    int stored = BlockHeader.headerLength(w.key()) + w.block().length();
+    long admitted = w.slotEntry();
     if (ramCache.get(w.key()) != w) {
-      return; // withdrawn by an eviction or close
+      freeAdmitted(admitted); // withdrawn by an eviction or close
+      return;
     }
     if (faults.disabled()) {
       ramCache.remove(w);
+      freeAdmitted(admitted);
       faults.droppedPut();
       return;
     }
-    int stored = BlockHeader.headerLength(w.key()) + w.block().length();
-    long offset = reclaimer.allocateReclaiming(stored);
+    long offset = admitted != IndexEntry.ABSENT ? IndexEntry.offset(admitted) : reclaimer.allocateReclaiming(stored);
     if (offset < 0) {
       ramCache.remove(w);
       failed.count(CacheResult.NO_SPACE);
@@ -102,28 +108,39 @@ final class SlotWriter implements BlockWriter {
       return;
     }
     try {
-      publish(w, offset, stored);
+      publish(w, offset, stored, admitted);
     } finally {
       slots.unpin(offset);
     }
   }
 
-  /** Writes the pinned slot and maps the key to it, or frees the slot again. */
-  private void publish(PendingWrite w, long offset, int stored) {
-    if (!writeSlot(w, offset, stored)) {
-      ramCache.remove(w);
-      slots.free(offset, stored);
-      return;
+  /** Frees the slot a block was admitted with ({@code admitted}, its index entry), if any, unwritten. */
+  private void freeAdmitted(long admitted) {
+    if (admitted != IndexEntry.ABSENT) {
+      slots.free(IndexEntry.offset(admitted), IndexEntry.length(admitted));
     }
-    long entry = reclaimer.entry(offset, stored, w.priority(), w.block().category());
-    if (!w.publishIn(index, entry)) {
-      ramCache.remove(w);
-      slots.free(offset, stored);
-      return;
+  }
+
+  /**
+   * Writes the pinned slot and maps the key to it ({@code admitted}, the entry made at admission, or a new one for a
+   * slot this writer allocated), or frees the slot again, also when the write throws.
+   */
+  private void publish(PendingWrite w, long offset, int stored, long admitted) {
+    boolean mapped = false;
+    try {
+      mapped = writeSlot(w, offset, stored) && w.publishIn(index, admitted != IndexEntry.ABSENT ? admitted
+          : reclaimer.entry(offset, stored, w.priority(), w.block().category()));
+      if (mapped) {
+        counters.blockAdded(w.block().category());
+        // False if an eviction or close took the block out of the RAM cache after the publish: it removes the entry.
+        ramCache.remove(w);
+      }
+    } finally {
+      if (!mapped) {
+        ramCache.remove(w);
+        slots.free(offset, stored);
+      }
     }
-    counters.blockAdded(w.block().category());
-    // False if an eviction or close took the block out of the RAM cache after the publish: it removes the entry.
-    ramCache.remove(w);
   }
 
   private boolean writeSlot(PendingWrite w, long offset, int stored) {

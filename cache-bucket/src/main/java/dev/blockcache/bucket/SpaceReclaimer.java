@@ -14,17 +14,18 @@ import dev.blockcache.stats.StatsRecorder;
 import java.util.function.LongPredicate;
 
 /**
- * Frees L2 space when a writer cannot allocate a slot, and (under the default policy) decides which blocks enter a
- * full cache. {@code hbase.bucketcache.eviction.policy} picks how:
+ * Frees L2 space for blocks that enter the cache, and (under the default policy) decides which blocks enter a full
+ * cache. {@code hbase.bucketcache.eviction.policy} picks how:
  *
  * <h2>tinylfu (the default)</h2>
- * Admission and eviction by {@link FrequencyEviction}: {@link #admit} lets a block into a full size class through the
- * admission window (whose bit {@link #entry} sets) (or, without one, only if it is estimated to be used more often than the block it displaces) and
- * evicts one block for it; an allocation that
- * still finds no item (blocks admitted while others were queued, slots pinned by readers) evicts one chosen block at
- * a time, up to {@value #MAX_VICTIMS_PER_ALLOCATION}, then falls back to the bucket pass below. The cache thus stays
- * full: eviction takes one block per block written, never a share of the cache at once. The acceptfactor, minfactor
- * and extrafreefactor do not apply.
+ * Admission, allocation and eviction are one step, {@link #admit}, on the inserting thread: a block takes a free item
+ * of its size class, or {@link FrequencyEviction} lets it into the full class through the admission window (whose bit
+ * {@link #entry} sets) (or, without one, only if it is estimated to be used more often than the block it displaces),
+ * evicts one block for it and the block takes the item freed. If that item is not free yet (a reader still pins the
+ * evicted slot), chosen blocks are evicted one at a time, up to {@value #MAX_VICTIMS_PER_ALLOCATION}, then the bucket
+ * pass below runs. The admitted block owns its slot from then on, also while it waits for a writer, so the writers
+ * never evict under this policy. The cache thus stays full: eviction takes one block per block admitted, never a
+ * share of the cache at once. The acceptfactor, minfactor and extrafreefactor do not apply.
  *
  * <h2>hbase</h2>
  * HBase BucketCache's passes and factors:
@@ -49,9 +50,10 @@ import java.util.function.LongPredicate;
  * a block that still finds no slot is dropped and counted ({@code NO_SPACE}).
  *
  * <p>Thread-safety: {@link #allocateReclaiming} and the full-cache part of {@link #admit} are serialised on this
- * object; concurrent writers wait for the running pass and then retry their allocation, which usually succeeds
- * without a pass of their own. {@link #admit} takes no lock while the block's size class has a free item. Lock
- * order: this object, then a CLOCK hand, then one index segment; the allocator's lock is a leaf.
+ * object; concurrent writers (hbase) or inserting threads (tinylfu) wait for the running pass and then retry their
+ * allocation, which usually succeeds without a pass of their own. {@link #admit} takes no lock of this object while
+ * the block's size class has a free item (only the allocator's, to take it). Lock order: this object, then a CLOCK
+ * hand, then one index segment; the allocator's lock is a leaf.
  */
 final class SpaceReclaimer {
   private final BucketCacheConfig config;
@@ -63,6 +65,13 @@ final class SpaceReclaimer {
   private final FrequencyEviction frequency;
   /** Admissions since the sketch's size was last checked; racy on purpose (a check more or less is harmless). */
   private int sinceSketchCheck;
+
+  /** {@link #admit}: admitted without a slot; the writer allocates one (the hbase policy). */
+  static final long NO_SLOT = -1;
+  /** {@link #admit}: the policy keeps the block out. */
+  static final long DECLINED = -2;
+  /** {@link #admit}: admitted, but no item of its size class could be freed. */
+  static final long NO_SPACE = -3;
 
   /** Most blocks one allocation evicts under tinylfu before it falls back to the bucket pass. */
   static final int MAX_VICTIMS_PER_ALLOCATION = 8;
@@ -89,34 +98,51 @@ final class SpaceReclaimer {
   }
 
   /**
-   * Whether a block of {@code stored} bytes under {@code key} may enter the cache (tinylfu; always under hbase). A
-   * size class with a free item admits it; a full one admits it only if it is estimated to be used more often than
-   * the block it would displace, which is then evicted. Off the lock while there is room.
+   * Decides whether a block of {@code stored} bytes under {@code key} enters the cache and, under tinylfu, takes its
+   * slot in the same step. A size class with a free item admits the block into it; a full one admits it only as
+   * {@link FrequencyEviction#admit} decides, which evicts the block it displaces, and the freed item is then taken
+   * under the same lock. So an admitted block owns its slot from admission on: no other admission can count the
+   * item freed for it as free, however long the block then waits for a writer. (Admission that only looked for a
+   * free item, leaving the allocation to the writer, let every block queued behind the first see the one item freed
+   * for that first block, enter without an eviction of its own and leave the writers to evict for it; theirs took
+   * blocks outside the admission window only, so the window, into which every block of a full class enters,
+   * swallowed the cache until the writers found nothing to evict and dropped blocks as {@code NO_SPACE}.)
+   *
+   * @return the admitted block's slot offset (the caller writes it, or frees it through the {@link SlotGuard} if it
+   *     does not), {@link #NO_SLOT} when admitted without a slot (the hbase policy: the writer allocates),
+   *     {@link #DECLINED} when the policy keeps the block out, or {@link #NO_SPACE} when no item could be freed (the
+   *     displaced blocks pinned by readers, say)
    */
-  boolean admit(BlockKey key, int stored) {
+  long admit(BlockKey key, int stored) {
     if (frequency == null) {
-      return true;
+      return NO_SLOT;
     }
     if (++sinceSketchCheck >= SKETCH_CHECK_INTERVAL) {
       sinceSketchCheck = 0;
       growSketch();
     }
-    if (allocator.hasRoomFor(stored)) {
-      return true;
-    }
-    return admitFull(key, stored);
+    long offset = allocator.allocate(stored);
+    return offset >= 0 ? offset : admitFull(key, stored);
   }
 
   private synchronized void growSketch() {
     index.sketch().ensureCapacity(index.size());
   }
 
-  private synchronized boolean admitFull(BlockKey key, int stored) {
-    if (allocator.hasRoomFor(stored)) {
-      return true;
+  private synchronized long admitFull(BlockKey key, int stored) {
+    long offset = allocator.allocate(stored);
+    if (offset >= 0) {
+      return offset;
     }
     stats.evictionRun();
-    return frequency.admit(index.frequency(key), stored);
+    if (!frequency.admit(index.frequency(key), stored)) {
+      return DECLINED;
+    }
+    offset = allocator.allocate(stored);
+    if (offset < 0) {
+      offset = allocateAfterVictims(stored); // the displaced block's slot is still pinned by a reader, say
+    }
+    return offset >= 0 ? offset : NO_SPACE;
   }
 
   /**
@@ -131,7 +157,8 @@ final class SpaceReclaimer {
   }
 
   /**
-   * Allocates a slot for {@code length} stored bytes, evicting as the policy says when none is free.
+   * Allocates a slot for {@code length} stored bytes, evicting as the policy says when none is free: for a block
+   * admitted without one ({@link #NO_SLOT}, the hbase policy).
    *
    * @return the slot's offset, or -1 if none could be freed (every candidate pinned by readers, say)
    */

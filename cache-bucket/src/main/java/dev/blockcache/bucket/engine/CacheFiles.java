@@ -195,6 +195,28 @@ final class CacheFiles {
     }
   }
 
+  /**
+   * Whether {@code path} is a regular file (not a link) whose first {@link CacheFileHeader#LENGTH} bytes do not carry
+   * our marker: shorter than a header (truncated, even to zero), or overwritten at its start. Such a file is refused
+   * by {@link #open}. Never throws; an unreadable file is reported as not damaged (the open then says why).
+   */
+  static boolean headerDamaged(Path path) {
+    try {
+      if (!attributesNoFollow(path).isRegularFile()) {
+        return false;
+      }
+      try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+        ByteBuffer header = ByteBuffer.allocate(CacheFileHeader.LENGTH);
+        while (header.hasRemaining() && channel.read(header, header.position()) > 0) {
+          // reads until the header is full or the file ends
+        }
+        return header.hasRemaining() || !CacheFileHeader.hasMarker(header);
+      }
+    } catch (IOException | RuntimeException e) {
+      return false;
+    }
+  }
+
   private static void checkHeader(String spec, Path path, FileChannel channel) throws IOException {
     ByteBuffer header = DirectIo.alignedZeros(CacheFileHeader.LENGTH);
     if (channel.size() >= CacheFileHeader.LENGTH) {

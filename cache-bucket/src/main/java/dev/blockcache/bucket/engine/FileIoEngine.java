@@ -89,6 +89,16 @@ public final class FileIoEngine extends IoEngine {
   }
 
   /**
+   * Whether the cache file at {@code path} exists but its {@link CacheFileHeader} was damaged: truncated (to zero or
+   * into the header) or overwritten at its start. {@link #open} and {@code MmapIoEngine.open} refuse such a file, as
+   * they refuse any file without our marker; only proof from elsewhere that the file is ours (a checkpoint) lets the
+   * cache start cold over it.
+   */
+  public static boolean headerDamaged(Path path) {
+    return CacheFiles.headerDamaged(path);
+  }
+
+  /**
    * Bytes on disk of the largest of {@code files} files of an engine of {@code capacity} bytes in segments of
    * {@code segmentSize}: its {@link CacheFileHeader} and its slot bytes ({@link #dataSize}). The first file is the
    * largest.

@@ -54,6 +54,51 @@ public final class IndexCheckpointReader {
    * {@code sink} sees the first one.
    */
   public Result read(Path path, int segmentCount, SegmentCounts counts, EntryVisitor sink) {
+    Object loaded = load(path);
+    if (loaded instanceof Result refused) {
+      return refused;
+    }
+    ByteBuffer file = (ByteBuffer) loaded;
+    long count = file.getLong(file.limit() - IndexFileLayout.TRAILER_LENGTH);
+    long fp = file.getLong(IndexFileLayout.CONFIG_OFFSET);
+    int segs = file.getInt(IndexFileLayout.SEGMENTS_OFFSET);
+    if (fp != configFingerprint || segs != segmentCount) {
+      return new Result(Status.CONFIG_MISMATCH, "written by another configuration (fingerprint "
+          + Long.toHexString(fp) + ", " + segs + " segments; this cache: " + Long.toHexString(configFingerprint)
+          + ", " + segmentCount + " segments)", 0);
+    }
+    int[] perSegment = new int[segmentCount];
+    for (long i = 0; i < count; i++) {
+      int segment = file.getInt((int) (IndexFileLayout.HEADER_LENGTH + i * IndexFileLayout.RECORD_LENGTH));
+      if (segment >= 0 && segment < segmentCount) {
+        perSegment[segment]++;
+      }
+    }
+    for (int s = 0; s < segmentCount; s++) {
+      if (perSegment[s] > 0) {
+        counts.expect(s, perSegment[s]);
+      }
+    }
+    file.position(IndexFileLayout.HEADER_LENGTH);
+    for (long i = 0; i < count; i++) {
+      sink.visit(file.getInt(), file.getLong(), file.getLong());
+    }
+    return new Result(Status.RESTORED, "restored " + count + " records", count);
+  }
+
+  /**
+   * Whether {@code path} holds a whole checkpoint (magic, version, lengths and CRC32C check out) written by the
+   * configuration whose fingerprint is {@code configFingerprint}. The fingerprint covers the engine spec, so such a
+   * checkpoint proves that a cache of this library used the spec's files. Never throws: a missing or unreadable file
+   * proves nothing.
+   */
+  public static boolean writtenBy(Path path, long configFingerprint) {
+    Object loaded = load(path);
+    return loaded instanceof ByteBuffer file && file.getLong(IndexFileLayout.CONFIG_OFFSET) == configFingerprint;
+  }
+
+  /** The checkpoint at {@code path} once its framing and CRC32C check out, or the {@link Result} that says why not. */
+  private static Object load(Path path) {
     ByteBuffer file;
     try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
       long size = ch.size();
@@ -93,30 +138,7 @@ public final class IndexCheckpointReader {
     if ((int) crc.getValue() != file.getInt(size - 4)) {
       return corrupt("CRC32C mismatch");
     }
-    long fp = file.getLong(IndexFileLayout.CONFIG_OFFSET);
-    int segs = file.getInt(IndexFileLayout.SEGMENTS_OFFSET);
-    if (fp != configFingerprint || segs != segmentCount) {
-      return new Result(Status.CONFIG_MISMATCH, "written by another configuration (fingerprint "
-          + Long.toHexString(fp) + ", " + segs + " segments; this cache: " + Long.toHexString(configFingerprint)
-          + ", " + segmentCount + " segments)", 0);
-    }
-    int[] perSegment = new int[segmentCount];
-    for (long i = 0; i < count; i++) {
-      int segment = file.getInt((int) (IndexFileLayout.HEADER_LENGTH + i * IndexFileLayout.RECORD_LENGTH));
-      if (segment >= 0 && segment < segmentCount) {
-        perSegment[segment]++;
-      }
-    }
-    for (int s = 0; s < segmentCount; s++) {
-      if (perSegment[s] > 0) {
-        counts.expect(s, perSegment[s]);
-      }
-    }
-    file.position(IndexFileLayout.HEADER_LENGTH);
-    for (long i = 0; i < count; i++) {
-      sink.visit(file.getInt(), file.getLong(), file.getLong());
-    }
-    return new Result(Status.RESTORED, "restored " + count + " records", count);
+    return file;
   }
 
   private static Result corrupt(String reason) {

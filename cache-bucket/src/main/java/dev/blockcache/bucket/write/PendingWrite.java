@@ -16,13 +16,19 @@ import dev.blockcache.bucket.index.IndexEntry;
  * the instant before its writer notices. A withdraw that comes after the publish tells its caller so: the block is in
  * the index then, and the eviction removes it there itself (its writer leaves the entry alone).
  *
- * <p>Thread-safety: key, block and priority are immutable; the withdrawn and published flags are guarded by this
- * object's monitor.
+ * <p>A block may be admitted with its slot already taken ({@link #slotEntry}: the index entry it is to be published
+ * under); its writer then writes there instead of allocating, and whoever ends the block's way without publishing it
+ * frees that slot: the writer, or the inserting thread if the queue never took the block.
+ *
+ * <p>Thread-safety: key, block, priority and slot entry are immutable; the withdrawn and published flags are guarded
+ * by this object's monitor.
  */
 public final class PendingWrite {
   private final BlockKey key;
   private final WaitingBlock block;
   private final CachePriority priority;
+  /** The index entry of the slot taken at admission, or {@link IndexEntry#ABSENT}: the writer allocates one. */
+  private final long slotEntry;
   /** Guarded by this. */
   @GuardedBy("this")
   private boolean withdrawn;
@@ -30,10 +36,20 @@ public final class PendingWrite {
   @GuardedBy("this")
   private boolean published;
 
+  /** A block admitted without a slot: its writer allocates one. */
   public PendingWrite(BlockKey key, WaitingBlock block, CachePriority priority) {
+    this(key, block, priority, IndexEntry.ABSENT);
+  }
+
+  /**
+   * A block admitted with its slot: {@code slotEntry} is the index entry (offset, stored length, priority, category,
+   * window bit) its writer publishes once the slot is written, or {@link IndexEntry#ABSENT} for none.
+   */
+  public PendingWrite(BlockKey key, WaitingBlock block, CachePriority priority, long slotEntry) {
     this.key = key;
     this.block = block;
     this.priority = priority;
+    this.slotEntry = slotEntry;
   }
 
   public BlockKey key() {
@@ -47,6 +63,11 @@ public final class PendingWrite {
 
   public CachePriority priority() {
     return priority;
+  }
+
+  /** The index entry of the slot taken at admission, or {@link IndexEntry#ABSENT} if the writer allocates one. */
+  public long slotEntry() {
+    return slotEntry;
   }
 
   /**

@@ -37,6 +37,17 @@ interface L2Adapter extends AutoCloseable {
   /** Blocks the cache holds, as it counts them; after {@link #drain()}, the blocks in slots. */
   long blockCount();
 
+  /**
+   * Blocks that have reached a slot since the cache was built: those it holds plus those its eviction removed (not
+   * those {@link #clear} removed). After {@link #drain()}, the difference across a burst counts the burst's blocks
+   * that the cache took, whether or not later ones of the burst evicted them again. Only caches that evict count it.
+   *
+   * @throws UnsupportedOperationException for a competitor that never evicts (the floors, the map)
+   */
+  default long slotted() {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " does not evict");
+  }
+
   /** Removes every block; slots return to the allocator (no reader holds one). */
   void clear();
 

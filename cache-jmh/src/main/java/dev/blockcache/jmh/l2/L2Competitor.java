@@ -4,9 +4,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 
 /**
- * The L2 competitors, selected by a {@code @Param}. The bucket caches run on the {@code offheap} engine with HBase's
- * default bucket sizes, 3 writer threads of 64-entry queues, and their own writer threads started (but OURS_INLINE,
- * which has none).
+ * The L2 competitors, selected by a {@code @Param}. The bucket caches run on the setup's engine ({@code offheap} unless
+ * the benchmark says otherwise) with HBase's default bucket sizes, 3 writer threads of 64-entry queues, and their own
+ * writer threads started (but OURS_INLINE, which has none).
  *
  * <p>Thread-safety: immutable.
  */
@@ -56,7 +56,7 @@ public enum L2Competitor {
       return new OursHBaseApiAdapter(name(), setup);
     }
   },
-  /** HBase 2.6.4's BucketCache on its {@code offheap} engine, as a RegionServer builds it. */
+  /** HBase 2.6.4's BucketCache on the setup's engine, as a RegionServer builds it. */
   HBASE_BUCKET {
     @Override
     L2Adapter create(L2Setup setup) throws IOException {

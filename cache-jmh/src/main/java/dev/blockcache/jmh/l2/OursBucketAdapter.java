@@ -17,7 +17,7 @@ import java.io.UncheckedIOException;
 import java.util.function.UnaryOperator;
 
 /**
- * blockcache's {@link BucketCache} on the {@code offheap} engine. A get is {@link BucketCache#getBlock} with a
+ * blockcache's {@link BucketCache} on the setup's engine ({@code offheap} unless the benchmark says otherwise). A get is {@link BucketCache#getBlock} with a
  * counted DATA lookup of a key come by as the setup says ({@link OurKeys}); the returned block (a zero-copy view, or a
  * heap copy with {@code read.copy}) is owned by the caller, so the adapter releases it once after reading three of
  * its bytes. An insert is {@code cacheBlock}, which copies:
@@ -85,7 +85,7 @@ final class OursBucketAdapter implements L2Adapter {
   }
 
   private static BucketCacheConfig.Builder config(L2Setup setup) {
-    return BucketCacheConfig.builder("offheap", setup.capacity())
+    return BucketCacheConfig.builder(setup.ioEngine(), setup.capacity())
         .writerThreads(L2Setup.WRITER_THREADS)
         .writerQueueLength(L2Setup.WRITER_QUEUE_LENGTH)
         .queueAdditionWaitTimeMs(setup.queueWaitMs());
@@ -141,6 +141,11 @@ final class OursBucketAdapter implements L2Adapter {
   @Override
   public long blockCount() {
     return cache.blockCount();
+  }
+
+  @Override
+  public long slotted() {
+    return cache.blockCount() + cache.stats().evictedBlockCount();
   }
 
   @Override

@@ -7,7 +7,7 @@ import dev.blockcache.jmh.L2Drain;
 import java.io.IOException;
 
 /**
- * blockcache's BucketCache on the {@code offheap} engine behind HBase's own {@code BlockCache} interface
+ * blockcache's BucketCache on the setup's engine ({@code offheap} unless the benchmark says otherwise) behind HBase's own {@code BlockCache} interface
  * ({@link HBaseL2Cache}, cache-hbase): HBase's {@code HFileBlock}s in, HBase's blocks out, so a get pays what a
  * RegionServer's get pays through our L2: key mapping, the zero-copy view wrapped as HBase's {@code ByteBuff}, the
  * block deserialized by HBase's deserializer, HBase's counters, and the release that gives the view back. The
@@ -31,7 +31,7 @@ final class OursHBaseApiAdapter extends HBaseApiAdapter {
   }
 
   private static HBaseL2Cache newCache(L2Setup setup) throws IOException {
-    BucketCache l2 = BucketCache.create(BucketCacheConfig.builder("offheap", setup.capacity())
+    BucketCache l2 = BucketCache.create(BucketCacheConfig.builder(setup.ioEngine(), setup.capacity())
         .writerThreads(L2Setup.WRITER_THREADS)
         .writerQueueLength(L2Setup.WRITER_QUEUE_LENGTH)
         .queueAdditionWaitTimeMs(setup.queueWaitMs())
@@ -47,5 +47,10 @@ final class OursHBaseApiAdapter extends HBaseApiAdapter {
   @Override
   public long blockCount() {
     return cache.getBlockCount();
+  }
+
+  @Override
+  public long slotted() {
+    return cache.getBlockCount() + cache.getStats().getEvictedCount();
   }
 }

@@ -13,7 +13,8 @@ import java.util.Set;
  * get benchmark's copy-to-heap variant); the file engine's two-thread gets; thread counts of the thread-scaling
  * experiment between the ones that give its shape; in cache-hbase-bench, the paired region benchmark's floor and
  * dataset at 4x the L2; and, whole, the classes named in {@link #fullModeOnly} (the region benchmark of one fork per
- * L2, whose ratio the paired one gives, and the region thread-scaling experiment). They run in full mode and on
+ * L2, whose ratio the paired one gives, the region thread-scaling experiment, and the L2 insert benchmark under
+ * eviction, whose every cell first fills a 128 MiB cache). They run in full mode and on
  * request. Every competitor a target names, and every cell an experiment's report needs, stays in.
  *
  * <p>Thread-safety: immutable.
@@ -44,6 +45,10 @@ public final class QuickCells {
           "keySource", List.of("PER_LOOKUP")), Set.of()),
       "dev.blockcache.jmh.l2.L2InsertBurstBenchmark",
       new Restriction(Map.of("competitor", List.of("OURS_ZERO_COPY", "OURS_HAND_OVER", "HBASE_BUCKET")), Set.of()),
+      // Full-mode-only (each cell fills a 128 MiB cache first); asked for alone, the file engine's cells of the target.
+      "dev.blockcache.jmh.l2.L2InsertUnderEvictionBenchmark",
+      new Restriction(Map.of("competitor", List.of("OURS_ZERO_COPY", "OURS_HAND_OVER", "HBASE_BUCKET"),
+          "engine", List.of("file")), Set.of()),
       "dev.blockcache.jmh.l1.L1InsertBenchmark",
       new Restriction(Map.of("competitor", List.of("OURS_LRU", "OURS_LRU_HAND_OVER", "OURS_TINYLFU",
           "OURS_TINYLFU_HAND_OVER", "HBASE_LRU", "HBASE_TINYLFU")), Set.of()),
@@ -66,6 +71,7 @@ public final class QuickCells {
    * {@link RunPlan#quick(String)}).
    */
   private static final Set<String> FULL_MODE_ONLY = Set.of(
+      "dev.blockcache.jmh.l2.L2InsertUnderEvictionBenchmark",
       "dev.blockcache.hbase.bench.RegionGetBenchmark",
       "dev.blockcache.hbase.bench.RegionThreadScalingExperiment");
 
@@ -88,6 +94,9 @@ public final class QuickCells {
           "keySource", List.of("PER_LOOKUP"), "blockSize", SMOKE_BLOCK_SIZE), Set.of()),
       "dev.blockcache.jmh.l2.L2InsertBurstBenchmark",
       new Restriction(with(BY_CLASS.get("dev.blockcache.jmh.l2.L2InsertBurstBenchmark").params(),
+          "blockSize", SMOKE_BLOCK_SIZE), Set.of()),
+      "dev.blockcache.jmh.l2.L2InsertUnderEvictionBenchmark",
+      new Restriction(Map.of("competitor", List.of("OURS_HAND_OVER", "HBASE_BUCKET"), "engine", List.of("file"),
           "blockSize", SMOKE_BLOCK_SIZE), Set.of()),
       "dev.blockcache.jmh.file.FileEngineGetBenchmark",
       new Restriction(with(BY_CLASS.get("dev.blockcache.jmh.file.FileEngineGetBenchmark").params(),
