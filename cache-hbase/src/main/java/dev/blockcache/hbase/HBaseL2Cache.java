@@ -253,7 +253,8 @@ public final class HBaseL2Cache implements BlockCache {
       return Optional.empty();
     }
     int length = SerializedBlock.PREFIX_LENGTH + block.getSerializedLength();
-    return Optional.of(l2.hasRoomFor(BlockKey.of(file, block.getOffset()), length));
+    // The room a block needs depends on its file's name, not its offset (which HBase 2.6.0 keeps package-private).
+    return Optional.of(l2.hasRoomFor(BlockKey.of(file, 0), length));
   }
 
   private static ReadOptions probeOptions(BlockCacheKey cacheKey) {
