@@ -50,9 +50,10 @@ final class SlotWriter implements BlockWriter {
   private final BucketCounters counters;
   private final SlotFaults faults;
   private final FailedInsertion failed;
+  private final ResidencyListener residency;
 
   SlotWriter(SlotGuard slots, SpaceReclaimer reclaimer, BlockIndex index, RamCache ramCache, BucketCounters counters,
-      SlotFaults faults, FailedInsertion failed) {
+      SlotFaults faults, FailedInsertion failed, ResidencyListener residency) {
     this.slots = slots;
     this.engine = slots.engine();
     this.reclaimer = reclaimer;
@@ -61,6 +62,7 @@ final class SlotWriter implements BlockWriter {
     this.counters = counters;
     this.faults = faults;
     this.failed = failed;
+    this.residency = residency;
   }
 
   /** Writes each block of {@code batch} and then drops the pipeline's hold on its bytes, whatever happened to it. */
@@ -117,7 +119,9 @@ final class SlotWriter implements BlockWriter {
       return;
     }
     long entry = reclaimer.entry(offset, stored, w.priority(), w.block().category());
+    residency.stored(w.key(), entry);
     if (!w.publishIn(index, entry)) {
+      residency.removed(entry);
       ramCache.remove(w);
       slots.free(offset, stored);
       return;
