@@ -215,9 +215,8 @@ public final class HBaseL2Cache implements BlockCache {
       Thread.currentThread().interrupt();
       return;
     }
-    if (!files.fullyCachedIfHeld(fileName, dataBlockCount, size)) {
-      LOG.debug("{}: prefetch done, not all {} data blocks are in the L2", fileName, dataBlockCount);
-    }
+    boolean fully = files.fullyCachedIfHeld(fileName, dataBlockCount, size);
+    LOG.debug("{}: prefetch done, {} data blocks, fully cached: {}", fileName, dataBlockCount, fully);
   }
 
   /** False for a file that is fully cached (HBase then neither prefetches it nor caches its data blocks again). */
