@@ -456,13 +456,33 @@ public final class BucketCache implements BlockCache {
 
   /**
    * Makes {@code listener} hear of every block that takes a slot from now on and of every block that leaves one (see
-   * {@link ResidencyListener} for the order and what it must not do). Blocks already in slots were not announced.
-   * Once per cache, before it is used.
+   * {@link ResidencyListener} for the order and what it must not do). The blocks already in slots (restored from a
+   * checkpoint) are announced first, through {@link ResidencyListener#stored}, their keys read back from their slot
+   * headers: one read per block on engines that are not memory. Once per cache, before it is used (nothing may
+   * insert or evict meanwhile).
    *
+   * @return the number of blocks already in slots that were announced
    * @throws IllegalStateException if a listener was set already
    */
-  public void listenToResidency(ResidencyListener listener) {
+  public int listenToResidency(ResidencyListener listener) {
     residency.set(listener);
+    long[][] entries = {new long[64]};
+    int[] count = {0};
+    index.forEach((segment, fingerprint, entry) -> {
+      if (count[0] == entries[0].length) {
+        entries[0] = Arrays.copyOf(entries[0], count[0] * 2);
+      }
+      entries[0][count[0]++] = entry;
+    });
+    int announced = 0;
+    for (int i = 0; i < count[0]; i++) {
+      CachedEntry e = reader.entryAt(entries[0][i]);
+      if (e != null) {
+        listener.stored(e.key(), entries[0][i]);
+        announced++;
+      }
+    }
+    return announced;
   }
 
   /**

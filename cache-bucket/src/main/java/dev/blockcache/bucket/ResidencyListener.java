@@ -10,8 +10,8 @@ import dev.blockcache.api.BlockKey;
  *
  * <p>Order: {@link #stored} runs before the entry becomes visible in the index, so that any removal of it follows
  * its {@link #stored}; when the publication then fails (the key was mapped meanwhile, or the block was withdrawn),
- * {@link #removed} follows at once. Entries restored from a checkpoint are not announced by {@link #stored} (their
- * keys are on the engine, not in the index), but their removal is. No get calls the listener.
+ * {@link #removed} follows at once. Entries already in slots when the listener is set (restored from a checkpoint)
+ * are announced by {@link #stored} then ({@link BucketCache#listenToResidency}). No get calls the listener.
  *
  * <p>Thread-safety: implementations are called concurrently by writer threads, evicting threads and callers of the
  * eviction methods, sometimes under the cache's own locks: they must be thread-safe, return quickly, never block

@@ -39,6 +39,16 @@ public class BlockCacheRegionServer extends HRegionServer {
   }
 
   /**
+   * HBase's addition of a region opened here, then our L2 learns the region of its store files, so that blocks of
+   * them restored from a checkpoint are reported under it ({@code getRegionCachedInfo}, the load report).
+   */
+  @Override
+  public void addRegion(HRegion region) {
+    super.addRegion(region);
+    l2.ifPresent(cache -> cache.learnRegionsOf(ExclusivePlacement.storeFilePaths(region)));
+  }
+
+  /**
    * HBase's removal of a region that closed here; unless the server is stopping (a persistent L2 keeps its blocks for
    * the restart), the region is noted as departed: if it is not back within {@value DepartedRegions#GRACE_MS}, the
    * blocks of its files that no online region reads are evicted from our L2.

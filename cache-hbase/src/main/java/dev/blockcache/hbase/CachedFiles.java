@@ -15,6 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.IntFunction;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.util.Pair;
+import org.slf4j.LoggerFactory;
 
 /**
  * HBase 2.6's cache bookkeeping for one L2, kept as blocks take and leave slots (a {@link ResidencyListener}), never
@@ -25,8 +26,9 @@ import org.apache.hadoop.hbase.util.Pair;
  * <p>The region of a file is learnt from the path in HBase's cache key when the file's first block is offered
  * ({@link #learnRegion}): an HFile lives at {@code <table>/<region>/<family>/<file>}, so the region's encoded name is
  * the name of the file's parent's parent, as HBase's own BucketCache derives it. A file whose blocks came without a
- * path is counted per file, under no region. Blocks restored from a checkpoint were never announced and are not
- * counted (see {@link ResidencyListener}).
+ * path is counted per file, under no region until its region is learnt: blocks restored from a checkpoint are
+ * announced with their keys (file names) when the bookkeeping starts, and join their region when the RegionServer
+ * opens it ({@link #learnRegion} with the region's store file paths).
  *
  * <p>Bytes are stored lengths (our block header included), as the L2's {@code size()} counts them.
  *
@@ -42,10 +44,16 @@ final class CachedFiles implements ResidencyListener {
   private final Map<String, Pair<String, Long>> fullyCached = new ConcurrentHashMap<>();
   private final FileIds ids = new FileIds();
 
-  /** Bookkeeping for {@code l2}, which must not have stored a block yet: call before handing it out. */
+  /**
+   * Bookkeeping for {@code l2}, counting the blocks it holds already (restored from a checkpoint: one slot header read
+   * each). Call before handing {@code l2} out.
+   */
   static CachedFiles listenTo(BucketCache l2) {
     CachedFiles files = new CachedFiles(new SlotOwners(l2));
-    l2.listenToResidency(files);
+    int restored = l2.listenToResidency(files);
+    if (restored > 0) {
+      LoggerFactory.getLogger(CachedFiles.class).info("{} blocks restored in the L2 counted per file", restored);
+    }
     return files;
   }
 
@@ -58,11 +66,22 @@ final class CachedFiles implements ResidencyListener {
    * one map lookup once the file is known.
    */
   void learnRegion(Path path) {
-    if (path != null && !regionOfFile.containsKey(path.getName())) {
-      Path family = path.getParent();
-      Path region = family == null ? null : family.getParent();
-      if (region != null) {
-        regionOfFile.putIfAbsent(path.getName(), region.getName());
+    if (path == null || regionOfFile.containsKey(path.getName())) {
+      return;
+    }
+    Path family = path.getParent();
+    Path region = family == null ? null : family.getParent();
+    if (region == null || regionOfFile.putIfAbsent(path.getName(), region.getName()) != null) {
+      return;
+    }
+    // Blocks counted before the region was known (restored from a checkpoint, or cached without a path) join it.
+    FileRecord record = byName.get(path.getName());
+    if (record != null) {
+      synchronized (record) {
+        if (!record.retired && record.region == null) {
+          record.region = region.getName();
+          regionBytes.merge(record.region, record.bytes, CachedFiles::sumOrNull);
+        }
       }
     }
   }
@@ -82,11 +101,11 @@ final class CachedFiles implements ResidencyListener {
         if (data) {
           file.dataBlocks++;
         }
+        if (file.region != null) {
+          regionBytes.merge(file.region, (long) length, CachedFiles::sumOrNull);
+        }
       }
       owners.set(entry, file.id);
-      if (file.region != null) {
-        regionBytes.merge(file.region, (long) length, CachedFiles::sumOrNull);
-      }
       return;
     }
   }
@@ -106,14 +125,14 @@ final class CachedFiles implements ResidencyListener {
         file.dataBlocks--;
       }
       fullyCached.remove(file.name);
+      if (file.region != null) {
+        regionBytes.merge(file.region, (long) -length, CachedFiles::sumOrNull);
+      }
       if (file.blocks == 0) {
         file.retired = true;
         byName.remove(file.name, file);
         ids.free(file.id);
       }
-    }
-    if (file.region != null) {
-      regionBytes.merge(file.region, (long) -length, CachedFiles::sumOrNull);
     }
   }
 
@@ -171,15 +190,19 @@ final class CachedFiles implements ResidencyListener {
   List<String> filesOf(String region) {
     List<String> names = new ArrayList<>();
     for (FileRecord record : byName.values()) {
-      if (region.equals(record.region)) {
-        names.add(record.name);
+      synchronized (record) {
+        if (region.equals(record.region)) {
+          names.add(record.name);
+        }
       }
     }
     return names;
   }
 
   private FileRecord newRecord(String name) {
-    return ids.add(id -> new FileRecord(id, name, regionOfFile.get(name)));
+    FileRecord record = ids.add(id -> new FileRecord(id, name));
+    record.region = regionOfFile.get(name); // before the record is visible to anyone else
+    return record;
   }
 
   private static Long sumOrNull(Long a, Long b) {
@@ -191,18 +214,17 @@ final class CachedFiles implements ResidencyListener {
   private static final class FileRecord {
     final int id;
     final String name;
-    /** Encoded region name, or null when unknown. */
-    final String region;
+    /** Encoded region name, or null while unknown; set once. Guarded by this record's monitor. */
+    String region;
     // Guarded by this record's monitor.
     int blocks;
     int dataBlocks;
     long bytes;
     boolean retired;
 
-    FileRecord(int id, String name, String region) {
+    FileRecord(int id, String name) {
       this.id = id;
       this.name = name;
-      this.region = region;
     }
   }
 

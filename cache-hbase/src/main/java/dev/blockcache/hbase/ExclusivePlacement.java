@@ -2,8 +2,10 @@ package dev.blockcache.hbase;
 
 import java.io.IOException;
 import java.lang.reflect.Field;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
@@ -129,6 +131,17 @@ public final class ExclusivePlacement {
       LOG.debug("Region {} left: {} blocks of its files evicted from the L2", encodedRegionName, evicted);
     }
     return evicted;
+  }
+
+  /** The paths of {@code region}'s store files. */
+  static List<Path> storeFilePaths(HRegion region) {
+    List<Path> paths = new ArrayList<>();
+    for (HStore store : region.getStores()) {
+      for (HStoreFile file : store.getStorefiles()) {
+        paths.add(file.getPath());
+      }
+    }
+    return paths;
   }
 
   private static Field blockCacheField() {

@@ -30,10 +30,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Our L2 ({@link BucketCache}, any engine) behind HBase 2.6's own {@link BlockCache} interface: what a RegionServer
- * loads with {@code hbase.blockcache.use.external=true} and {@code hbase.blockcache.external.class} naming this
- * class (HBase then wraps it with its L1 in an {@code InclusiveCombinedBlockCache}), or what an embedding program
- * hands to {@code HRegion.setBlockCache}, {@code new CacheConfig(conf, cache)} or HBase's {@code CombinedBlockCache}.
+ * Our L2 ({@link BucketCache}, any engine) behind HBase 2.6's own {@link BlockCache} interface: what
+ * {@link BlockCacheRegionServer} places beside HBase's L1 in HBase's non-inclusive {@code CombinedBlockCache}
+ * ({@link ExclusivePlacement}), what a RegionServer loads with {@code hbase.blockcache.use.external=true} and
+ * {@code hbase.blockcache.external.class} naming this class (HBase then wraps it with its L1 in an
+ * {@code InclusiveCombinedBlockCache}), or what an embedding program hands to {@code HRegion.setBlockCache},
+ * {@code new CacheConfig(conf, cache)} or HBase's {@code CombinedBlockCache}. HBase 2.6's bookkeeping (bytes per
+ * region, fully cached files) is kept on insert and eviction by {@link CachedFiles}; a get does not touch it.
  *
  * <h2>Who releases what</h2>
  * <ul>
@@ -188,7 +191,8 @@ public final class HBaseL2Cache implements BlockCache {
   /**
    * Stored bytes (our block header included) per region, by the region's encoded name: exactly what the L2 holds of
    * each region's files, kept as blocks come and go. HBase's RegionServer reports it (in MB) in its load, where the
-   * cache-aware balancer reads it. Blocks restored from a checkpoint are not counted until read again.
+   * cache-aware balancer reads it. Blocks restored from a checkpoint count once their region is known (when the
+   * RegionServer opens it, {@link #learnRegionsOf}).
    */
   @Override
   public Optional<Map<String, Long>> getRegionCachedInfo() {
@@ -258,6 +262,17 @@ public final class HBaseL2Cache implements BlockCache {
       }
     }
     return evicted;
+  }
+
+  /**
+   * Learns the region of each HFile at {@code paths} ({@code <table>/<region>/<family>/<file>}), so that blocks of
+   * those files counted without a region (restored from a checkpoint) are reported under it. The RegionServer calls
+   * this when it opens a region.
+   */
+  public void learnRegionsOf(Iterable<Path> paths) {
+    for (Path path : paths) {
+      files.learnRegion(path);
+    }
   }
 
   /** Stored bytes of {@code hfileName}'s blocks in the L2, 0 if none. */

@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * Which file (by a small int id) owns each occupied slot of one L2, so that a block leaving a slot, known to the L2
  * only by its packed index entry, can be charged back to its file. One int per slot of the size class its bucket
  * holds: a bucket's table is made when a block first takes a slot of it, and made again when the bucket has changed
- * size class (it is empty then). Id 0 means "no owner known" (a block restored from a checkpoint).
+ * size class (it is empty then). Id 0 means "no owner known".
  *
  * <p>Thread-safety: safe for concurrent use. A slot's owner is set before its block is published in the index and
  * taken after it left the index, so the index's locks order the two; different slots never share an element.

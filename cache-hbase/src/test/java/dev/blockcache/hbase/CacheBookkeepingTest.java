@@ -7,22 +7,26 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.blockcache.hbase.testing.BytesCacheable;
 import dev.blockcache.hbase.testing.TestCaches;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.io.hfile.BlockCacheKey;
 import org.apache.hadoop.hbase.io.hfile.BlockType;
 import org.apache.hadoop.hbase.io.hfile.CachedBlock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * HBase 2.6's bookkeeping as our L2 keeps it on insert and eviction: bytes per region equal, at every step, the bytes
  * of the blocks the L2 holds per region (its own listing of its blocks, each file mapped to the region of its path),
  * through inserts, evictions for room, evict-by-file, evict-by-range and a region's eviction; the fully cached files
- * prefetch reports.
+ * prefetch reports; blocks restored from a checkpoint, counted per file at start and per region once it opens.
  */
 class CacheBookkeepingTest {
   private static final String[] REGIONS = {"0a1b2c", "3d4e5f", "6a7b8c"};
@@ -76,6 +80,33 @@ class CacheBookkeepingTest {
     assertTrue(cache.cachedBytesOfFile(kept) > 0, "a file still in use was evicted with its region");
     assertEquals(0, cache.cachedBytesOfFile(fileName(REGIONS[2], 0)));
     assertEquals(heldPerRegion(), cache.getRegionCachedInfo().orElseThrow(), "after a region's eviction");
+  }
+
+  @Test
+  void restoredBlocksAreCountedPerFileAndJoinTheirRegionOnceItIsKnown(@TempDir java.nio.file.Path dir)
+      throws IOException {
+    Configuration conf = TestCaches.conf("file:" + dir.resolve("cache"), 8);
+    conf.set("hbase.bucketcache.persistent.path", dir.resolve("index").toString());
+    cache = TestCaches.ours(conf);
+    for (int block = 0; block < 50; block++) {
+      for (String region : REGIONS) {
+        cache.cacheBlock(key(region, 0, block), new BytesCacheable(new byte[BLOCK]), false, true);
+      }
+    }
+    TestCaches.drain(cache);
+    Map<String, Long> held = heldPerRegion();
+    cache.shutdown();
+
+    cache = TestCaches.ours(conf);
+    assertEquals(held, heldPerRegion(), "restored");
+    assertTrue(cache.getRegionCachedInfo().orElseThrow().isEmpty(), "regions are not known before they open");
+    List<Path> paths = new ArrayList<>();
+    for (String region : REGIONS) {
+      assertTrue(cache.cachedBytesOfFile(fileName(region, 0)) > 0);
+      paths.add(path(region, 0));
+    }
+    cache.learnRegionsOf(paths);
+    assertEquals(held, cache.getRegionCachedInfo().orElseThrow());
   }
 
   @Test

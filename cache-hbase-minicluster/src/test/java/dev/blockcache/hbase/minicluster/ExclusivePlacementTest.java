@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.blockcache.hbase.BlockCacheRegionServer;
 import dev.blockcache.hbase.HBaseL2Cache;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -62,7 +63,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  * cache over HBase's L1 and our L2; gets over RPC served by L2 hits, handed out as shared (off-heap) blocks, with no
  * data block in HBase's L1; our per-region bytes equal to what the L2 holds, and the RegionServer's load report
  * (what the cache-aware balancer reads) carrying them; prefetch skipping blocks already cached and files fully
- * cached; our L2 closed when the server stops. (A departed region's blocks: {@code DepartedRegionsTest} and
+ * cached; on a persistent {@code file:} L2, our L2 closed when the server stops and, on the restarted server, the
+ * restored bytes per region in the load report and serving gets. (A departed region's blocks: {@code DepartedRegionsTest} and
  * {@code CacheBookkeepingTest}, without a cluster.)
  *
  * <p>Thread-safety: JUnit runs the tests on one thread, in order; the cluster runs its own.
@@ -84,7 +86,11 @@ class ExclusivePlacementTest {
   static void startCluster() throws Exception {
     Configuration conf = HBaseConfiguration.create();
     conf.set("hbase.regionserver.impl", BlockCacheRegionServer.class.getName());
-    conf.set("hbase.bucketcache.ioengine", "offheap");
+    // A persistent file: L2, so that a restarted RegionServer restores it.
+    java.nio.file.Path l2 = Files.createDirectories(java.nio.file.Path.of("target", "placement-l2").toAbsolutePath());
+    Files.deleteIfExists(l2.resolve("index"));
+    conf.set("hbase.bucketcache.ioengine", "file:" + l2.resolve("cache"));
+    conf.set("hbase.bucketcache.persistent.path", l2.resolve("index").toString());
     conf.set("hbase.bucketcache.size", "64");
     conf.setInt("hbase.regionserver.msginterval", 500);
     conf.setBoolean("hbase.unsafe.stream.capability.enforce", false);
@@ -232,6 +238,55 @@ class ExclusivePlacementTest {
     }
   }
 
+  @Test
+  @Order(4)
+  void afterARestartTheLoadReportCarriesTheBytesOurL2Restored() throws Exception {
+    TableName table = TableName.valueOf("placement_gets");
+    HRegionServer stopped = regionServer();
+    Map<String, Long> before = new HashMap<>();
+    for (HRegion region : stopped.getRegions(table)) {
+      String name = region.getRegionInfo().getEncodedName();
+      before.put(name, ours.getRegionCachedInfo().orElseThrow().get(name));
+    }
+    assertEquals(4, before.size());
+    HBaseL2Cache first = ours;
+    util.getMiniHBaseCluster().stopRegionServer(0);
+    util.getMiniHBaseCluster().waitForRegionServerToStop(stopped.getServerName(), WAIT.toMillis());
+    assertFalse(first.isCacheEnabled(), "our L2 still open after its RegionServer stopped");
+
+    HRegionServer restarted = util.getMiniHBaseCluster().startRegionServer().getRegionServer();
+    ours = ((BlockCacheRegionServer) restarted).l2().orElseThrow();
+    util.waitTableAvailable(table);
+    waitFor("the regions to reopen on the restarted server", () -> restarted.getRegions(table).size() == 4);
+    waitFor("the restored bytes per region", () -> before.equals(cachedOf(before)));
+    waitFor("the load report to carry the restored bytes", () -> {
+      ServerMetrics server = serverMetrics(restarted);
+      if (server == null) {
+        return false;
+      }
+      for (Map.Entry<String, Long> region : before.entrySet()) {
+        Integer mb = server.getRegionCachedInfo().get(region.getKey());
+        if (mb == null || mb != Math.max(1, region.getValue() / MB)) {
+          return false;
+        }
+      }
+      return true;
+    });
+    try (Table t = util.getConnection().getTable(table)) {
+      long hits = ours.getStats().getHitCount();
+      readAll(t, 2_000);
+      assertTrue(ours.getStats().getHitCount() - hits >= 2_000, "restored blocks serve the gets");
+    }
+  }
+
+  private static Map<String, Long> cachedOf(Map<String, Long> regions) {
+    Map<String, Long> cached = new HashMap<>();
+    for (String region : regions.keySet()) {
+      cached.put(region, ours.getRegionCachedInfo().orElseThrow().get(region));
+    }
+    return cached;
+  }
+
   private static Table createTable(TableName name, int rows, int regions, boolean prefetch)
       throws IOException, InterruptedException {
     TableDescriptorBuilder table = TableDescriptorBuilder.newBuilder(name)
@@ -309,7 +364,7 @@ class ExclusivePlacementTest {
   }
 
   private static HRegionServer regionServer() {
-    return util.getMiniHBaseCluster().getRegionServer(0);
+    return util.getMiniHBaseCluster().getLiveRegionServerThreads().get(0).getRegionServer();
   }
 
   private static void waitFor(String what, BooleanSupplier condition) throws InterruptedException {
