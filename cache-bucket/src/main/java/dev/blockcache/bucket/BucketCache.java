@@ -28,6 +28,7 @@ import dev.blockcache.stats.StatsRecorder;
 import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.Objects;
 import java.util.concurrent.ThreadFactory;
@@ -91,6 +92,8 @@ public final class BucketCache implements BlockCache {
   private final StatsRecorder stats = new StatsRecorder();
   private final BucketCounters counters = new BucketCounters();
   private final SlotRelease release;
+  /** Who hears of blocks taking and leaving slots; see {@link #listenToResidency}. */
+  private final Residency residency = new Residency();
   private final IoErrorTolerance ioErrors;
   private final SlotFaults faults;
   private final WriterPipeline pipeline;
@@ -196,7 +199,7 @@ public final class BucketCache implements BlockCache {
     this.slots = new SlotGuard(engine, pins);
     this.index = new BlockIndex(EngineGeometry.expectedIndexEntries(engine.capacity()),
         SpaceReclaimer.sketchFor(config, EngineGeometry.expectedIndexEntries(engine.capacity())));
-    this.release = new SlotRelease(stats, counters, slots);
+    this.release = new SlotRelease(stats, counters, slots, residency);
     SpaceReclaimer reclaimer = new SpaceReclaimer(config, allocator, index, release.evicted, stats);
     Admission admission = new Admission(config, allocator.maxItemSize(), reclaimer, slots, counters, clockMs);
     this.ioErrors = new IoErrorTolerance(config.ioErrorsToleratedMs(), clockMs);
@@ -204,13 +207,13 @@ public final class BucketCache implements BlockCache {
         new RateLimitedLog(LoggerFactory.getLogger(BucketCache.class), WARN_INTERVAL_MS, clockMs));
     this.pipeline = new WriterPipeline(config.writerThreads(), config.writerQueueLength(),
         config.queueAdditionWaitTimeMs(),
-        new SlotWriter(slots, reclaimer, index, ramCache, counters, faults, this::fail));
+        new SlotWriter(slots, reclaimer, index, ramCache, counters, faults, this::fail, residency));
     this.reader = new SlotReader(slots, index, new ReadBufferPool(allocator), faults, release.removed,
         SlotReadPolicy.of(config, engine));
     this.lookup = new BlockLookup(ramCache, index, reader);
     this.copies = copies;
     InlineWriter inline = copies == CopyPath.QUEUED ? null
-        : new InlineWriter(slots, reclaimer, allocator, index, counters, faults);
+        : new InlineWriter(slots, reclaimer, allocator, index, counters, faults, residency);
     this.inserter = new BlockInserter(() -> closed, ioErrors, largestStored(allocator), index, admission, copies,
         inline, ramCache, pipeline, this::fail);
     this.persistence = BucketPersistence.create(config, engine, allocator, index, counters, clockMs);
@@ -401,6 +404,40 @@ public final class BucketCache implements BlockCache {
     return waiting + index.removeFile(file, release.removed);
   }
 
+  /**
+   * Removes {@code file}'s blocks at offsets in [{@code from}, {@code to}) (one half of a file that a split divided),
+   * leaving its other blocks. Cost: the waiting blocks, plus the slots of the file's index group, each of whose
+   * entries with the file's tag has its key read back from its slot (a device read on engines that are not memory).
+   *
+   * @return the number of blocks removed
+   */
+  public int evictBlocksOfFile(String file, long from, long to) {
+    Objects.requireNonNull(file, "file");
+    int waiting = ramCache.removeRange(file, from, to, PendingWrite::withdraw);
+    long[][] candidates = {new long[64]};
+    int[] count = {0};
+    index.forEachOfFile(file, (segment, fingerprint, entry) -> {
+      if (count[0] == candidates[0].length) {
+        candidates[0] = Arrays.copyOf(candidates[0], count[0] * 2);
+      }
+      candidates[0][count[0]++] = entry;
+    });
+    int removed = 0;
+    for (int i = 0; i < count[0]; i++) {
+      CachedEntry e = reader.entryAt(candidates[0][i]);
+      if (e != null && e.key().file().equals(file) && e.key().offset() >= from && e.key().offset() < to
+          && evictBlock(e.key())) {
+        removed++;
+      }
+    }
+    return waiting + removed;
+  }
+
+  /** Whether gets and inserts are served: false once closed, or while IO errors have disabled the cache. */
+  public boolean isEnabled() {
+    return !closed && !ioErrors.disabled();
+  }
+
   @Override
   public CacheStats stats() {
     return stats.snapshot(capacity(), size(), counters.blockCounts());
@@ -437,6 +474,52 @@ public final class BucketCache implements BlockCache {
    */
   public Iterator<CachedEntry> entries() {
     return EntryWalker.of(index, reader);
+  }
+
+  /**
+   * Makes {@code listener} hear of every block that takes a slot from now on and of every block that leaves one (see
+   * {@link ResidencyListener} for the order and what it must not do). The blocks already in slots (restored from a
+   * checkpoint) are announced first, through {@link ResidencyListener#stored}, their keys read back from their slot
+   * headers: one read per block on engines that are not memory. Once per cache, before it is used (nothing may
+   * insert or evict meanwhile).
+   *
+   * @return the number of blocks already in slots that were announced
+   * @throws IllegalStateException if a listener was set already
+   */
+  public int listenToResidency(ResidencyListener listener) {
+    residency.set(listener);
+    long[][] entries = {new long[64]};
+    int[] count = {0};
+    index.forEach((segment, fingerprint, entry) -> {
+      if (count[0] == entries[0].length) {
+        entries[0] = Arrays.copyOf(entries[0], count[0] * 2);
+      }
+      entries[0][count[0]++] = entry;
+    });
+    int announced = 0;
+    for (int i = 0; i < count[0]; i++) {
+      CachedEntry e = reader.entryAt(entries[0][i]);
+      if (e != null) {
+        listener.stored(e.key(), entries[0][i]);
+        announced++;
+      }
+    }
+    return announced;
+  }
+
+  /**
+   * Bytes of the slot that holds a block of {@code storedLength} bytes (header included): the item size of the
+   * smallest size class that fits it, where the allocator puts it. Slots of that size sit at multiples of it from the
+   * start of their bucket ({@link #bucketCapacity()} bytes); 0 if no class fits.
+   */
+  public int slotSize(int storedLength) {
+    int c = allocator.sizeClassOf(storedLength);
+    return c < 0 ? 0 : allocator.itemSize(c);
+  }
+
+  /** Bytes of one bucket: slot offsets divided by it give the bucket, and buckets start at its multiples. */
+  public int bucketCapacity() {
+    return allocator.bucketCapacity();
   }
 
   /** The L2's own figures: allocator, index heap, writer queues, failures by reason. */

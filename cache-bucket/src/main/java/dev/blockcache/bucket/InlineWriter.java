@@ -44,9 +44,10 @@ final class InlineWriter {
   private final BlockIndex index;
   private final BucketCounters counters;
   private final SlotFaults faults;
+  private final ResidencyListener residency;
 
   InlineWriter(SlotGuard slots, SpaceReclaimer reclaimer, BucketAllocator allocator, BlockIndex index,
-      BucketCounters counters, SlotFaults faults) {
+      BucketCounters counters, SlotFaults faults, ResidencyListener residency) {
     if (!slots.engine().isMemory()) {
       throw new IllegalArgumentException("inline writes need a memory engine, not " + slots.engine().spec());
     }
@@ -57,6 +58,7 @@ final class InlineWriter {
     this.index = index;
     this.counters = counters;
     this.faults = faults;
+    this.residency = residency;
   }
 
   /**
@@ -104,7 +106,9 @@ final class InlineWriter {
       return dropped(offset, stored, e); // memory engines have no device: e.g. the engine closed under this write
     }
     long entry = reclaimer.entry(offset, stored, options.priority(), options.category());
+    residency.stored(key, entry);
     if (index.putIfAbsent(key, entry) != IndexEntry.ABSENT) {
+      residency.removed(entry);
       slots.free(offset, stored);
       return CacheResult.ALREADY_CACHED;
     }

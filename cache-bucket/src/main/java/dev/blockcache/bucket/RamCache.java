@@ -57,6 +57,22 @@ final class RamCache {
     return count;
   }
 
+  /**
+   * Removes the waiting blocks of {@code file} at offsets in [{@code from}, {@code to}), passing each to
+   * {@code removed}; counts those for which it returns true.
+   */
+  int removeRange(String file, long from, long to, Predicate<PendingWrite> removed) {
+    int count = 0;
+    for (PendingWrite w : pending.values()) {
+      BlockKey key = w.key();
+      if (key.file().equals(file) && key.offset() >= from && key.offset() < to && pending.remove(key, w)
+          && removed.test(w)) {
+        count++;
+      }
+    }
+    return count;
+  }
+
   /** Removes every waiting block, passing each to {@code removed}. */
   void clear(Consumer<PendingWrite> removed) {
     for (PendingWrite w : pending.values()) {

@@ -20,11 +20,13 @@ final class SlotRelease {
   private final StatsRecorder stats;
   private final BucketCounters counters;
   private final SlotGuard slots;
+  private final ResidencyListener residency;
 
-  SlotRelease(StatsRecorder stats, BucketCounters counters, SlotGuard slots) {
+  SlotRelease(StatsRecorder stats, BucketCounters counters, SlotGuard slots, ResidencyListener residency) {
     this.stats = stats;
     this.counters = counters;
     this.slots = slots;
+    this.residency = residency;
   }
 
   private void evicted(long entry) {
@@ -34,6 +36,7 @@ final class SlotRelease {
 
   private void removed(long entry) {
     counters.blockRemoved(IndexEntry.category(entry));
+    residency.removed(entry);
     slots.free(IndexEntry.offset(entry), IndexEntry.length(entry));
   }
 }

@@ -52,9 +52,10 @@ final class SlotWriter implements BlockWriter {
   private final BucketCounters counters;
   private final SlotFaults faults;
   private final FailedInsertion failed;
+  private final ResidencyListener residency;
 
   SlotWriter(SlotGuard slots, SpaceReclaimer reclaimer, BlockIndex index, RamCache ramCache, BucketCounters counters,
-      SlotFaults faults, FailedInsertion failed) {
+      SlotFaults faults, FailedInsertion failed, ResidencyListener residency) {
     this.slots = slots;
     this.engine = slots.engine();
     this.reclaimer = reclaimer;
@@ -63,6 +64,7 @@ final class SlotWriter implements BlockWriter {
     this.counters = counters;
     this.faults = faults;
     this.failed = failed;
+    this.residency = residency;
   }
 
   /** Writes each block of {@code batch} and then drops the pipeline's hold on its bytes, whatever happened to it. */
@@ -123,13 +125,20 @@ final class SlotWriter implements BlockWriter {
 
   /**
    * Writes the pinned slot and maps the key to it ({@code admitted}, the entry made at admission, or a new one for a
-   * slot this writer allocated), or frees the slot again, also when the write throws.
+   * slot this writer allocated), or frees the slot again, also when the write throws. The residency record is made
+   * before the publish, so that an eviction of the published entry always finds it.
    */
   private void publish(PendingWrite w, long offset, int stored, long admitted) {
+    long entry = admitted != IndexEntry.ABSENT ? admitted
+        : reclaimer.entry(offset, stored, w.priority(), w.block().category());
+    boolean recorded = false;
     boolean mapped = false;
     try {
-      mapped = writeSlot(w, offset, stored) && w.publishIn(index, admitted != IndexEntry.ABSENT ? admitted
-          : reclaimer.entry(offset, stored, w.priority(), w.block().category()));
+      if (writeSlot(w, offset, stored)) {
+        residency.stored(w.key(), entry);
+        recorded = true;
+        mapped = w.publishIn(index, entry);
+      }
       if (mapped) {
         counters.blockAdded(w.block().category());
         // False if an eviction or close took the block out of the RAM cache after the publish: it removes the entry.
@@ -137,6 +146,9 @@ final class SlotWriter implements BlockWriter {
       }
     } finally {
       if (!mapped) {
+        if (recorded) {
+          residency.removed(entry);
+        }
         ramCache.remove(w);
         slots.free(offset, stored);
       }

@@ -9,6 +9,7 @@ import dev.blockcache.bucket.BucketCache;
 import dev.blockcache.bucket.write.QueueWait;
 import io.netty.buffer.ByteBuf;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Objects;
@@ -16,20 +17,26 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.io.hfile.BlockCache;
 import org.apache.hadoop.hbase.io.hfile.BlockCacheKey;
 import org.apache.hadoop.hbase.io.hfile.CacheStats;
 import org.apache.hadoop.hbase.io.hfile.Cacheable;
 import org.apache.hadoop.hbase.io.hfile.CachedBlock;
 import org.apache.hadoop.hbase.io.hfile.HFileBlock;
+import org.apache.hadoop.hbase.io.hfile.HFileInfo;
+import org.apache.hadoop.hbase.util.Pair;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Our L2 ({@link BucketCache}, any engine) behind HBase 2.6's own {@link BlockCache} interface: what a RegionServer
- * loads with {@code hbase.blockcache.use.external=true} and {@code hbase.blockcache.external.class} naming this
- * class (HBase then wraps it with its L1 in an {@code InclusiveCombinedBlockCache}), or what an embedding program
- * hands to {@code HRegion.setBlockCache}, {@code new CacheConfig(conf, cache)} or HBase's {@code CombinedBlockCache}.
+ * Our L2 ({@link BucketCache}, any engine) behind HBase 2.6's own {@link BlockCache} interface: what
+ * {@link BlockCacheRegionServer} places beside HBase's L1 in HBase's non-inclusive {@code CombinedBlockCache}
+ * ({@link ExclusivePlacement}), what a RegionServer loads with {@code hbase.blockcache.use.external=true} and
+ * {@code hbase.blockcache.external.class} naming this class (HBase then wraps it with its L1 in an
+ * {@code InclusiveCombinedBlockCache}), or what an embedding program hands to {@code HRegion.setBlockCache},
+ * {@code new CacheConfig(conf, cache)} or HBase's {@code CombinedBlockCache}. HBase 2.6's bookkeeping (bytes per
+ * region, fully cached files) is kept on insert and eviction by {@link CachedFiles}; a get does not touch it.
  *
  * <h2>Who releases what</h2>
  * <ul>
@@ -56,12 +63,19 @@ import org.slf4j.LoggerFactory;
  * thread when persistent); {@link #shutdown} stops it. Thread-safety: safe for concurrent use by any number of
  * threads, as HBase requires of a block cache.
  */
+// Methods that only some HBase lines declare (2.6.0 and later) carry no @Override, so one source builds on every line
+// in docs/hbase.md; the lines without them never call them.
+@SuppressWarnings("MissingOverride")
 public final class HBaseL2Cache implements BlockCache {
   private static final Logger LOG = LoggerFactory.getLogger(HBaseL2Cache.class);
+  /** Longest wait of a prefetch thread for the L2's writers before it checks a file: long enough for a full queue. */
+  static final Duration FULLY_CACHED_WAIT = Duration.ofSeconds(10);
 
   private final BucketCache l2;
   private final L2CacheStats stats;
   private final BlockReader reader;
+  /** Bytes per file and region, fully cached files: kept on insert and eviction, never on a get. */
+  private final CachedFiles files;
   /** The operator's {@code hbase.bucketcache.*} values at construction, to tell a live change apart. */
   private final Map<String, String> configured;
 
@@ -85,6 +99,7 @@ public final class HBaseL2Cache implements BlockCache {
     this.l2 = Objects.requireNonNull(l2, "l2");
     this.stats = new L2CacheStats(l2::stats);
     this.reader = new BlockReader(l2);
+    this.files = CachedFiles.listenTo(l2);
     this.configured = Map.copyOf(configured);
   }
 
@@ -116,6 +131,7 @@ public final class HBaseL2Cache implements BlockCache {
     BlockKey key = HBaseKeys.key(cacheKey);
     BlockType type = HBaseKeys.type(cacheKey.getBlockType());
     CacheOptions options = inMemory ? CacheOptions.inMemory(type.category()) : CacheOptions.of(type);
+    files.learnRegion(cacheKey.getFilePath());
     ByteBuf handedOver = HandedOverBlock.of(buf);
     ByteBuf serialized = handedOver != null ? handedOver : SerializedBlock.serialize(buf);
     if (serialized == null) {
@@ -163,7 +179,107 @@ public final class HBaseL2Cache implements BlockCache {
   /** Removes every block of the HFile (closed with evict-on-close, or compacted away), at a cost per block of it. */
   @Override
   public int evictBlocksByHfileName(String hfileName) {
-    return l2.evictBlocksByFile(hfileName);
+    int evicted = l2.evictBlocksByFile(hfileName);
+    files.forget(hfileName);
+    return evicted;
+  }
+
+  /**
+   * Removes the HFile's blocks at offsets from {@code initOffset} to {@code endOffset}, both included (HBase evicts one
+   * half of a split file this way), leaving the others. Cost: the blocks of the file's index group, whose keys are read
+   * back from their slots.
+   */
+  public int evictBlocksRangeByHfileName(String hfileName, long initOffset, long endOffset) {
+    long to = endOffset == Long.MAX_VALUE ? Long.MAX_VALUE : endOffset + 1;
+    return l2.evictBlocksOfFile(hfileName, initOffset, to);
+  }
+
+  /**
+   * Stored bytes (our block header included) per region, by the region's encoded name: exactly what the L2 holds of
+   * each region's files, kept as blocks come and go. HBase's RegionServer reports it (in MB) in its load, where the
+   * cache-aware balancer reads it. Blocks restored from a checkpoint count once their region is known (when the
+   * RegionServer opens it, {@link #learnRegionsOf}).
+   */
+  public Optional<Map<String, Long>> getRegionCachedInfo() {
+    return Optional.of(files.regionBytes());
+  }
+
+  /** The files prefetch reported fully cached while all their data blocks are in the L2: name to (region, size). */
+  public Optional<Map<String, Pair<String, Long>>> getFullyCachedFiles() {
+    return Optional.of(files.fullyCached());
+  }
+
+  /**
+   * HBase's prefetch read the whole file: it is recorded as fully cached if the L2 holds {@code dataBlockCount} of its
+   * data blocks once the blocks accepted so far are written (waited for at most {@link #FULLY_CACHED_WAIT}, on the
+   * prefetch thread). A fully cached file is not prefetched again ({@link #shouldCacheFile}); evicting any of its
+   * blocks takes it off the list.
+   */
+  public void notifyFileCachingCompleted(Path fileName, int totalBlockCount, int dataBlockCount, long size) {
+    try {
+      l2.awaitWritten(FULLY_CACHED_WAIT);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return;
+    }
+    boolean fully = files.fullyCachedIfHeld(fileName, dataBlockCount, size);
+    LOG.debug("{}: prefetch done, {} data blocks, fully cached: {}", fileName, dataBlockCount, fully);
+  }
+
+  /** False for a file that is fully cached (HBase then neither prefetches it nor caches its data blocks again). */
+  public Optional<Boolean> shouldCacheFile(HFileInfo hFileInfo, Configuration conf) {
+    String name = hFileInfo.getHFileContext().getHFileName();
+    return Optional.of(name == null || !files.isFullyCached(name));
+  }
+
+  /**
+   * Whether the L2 serves gets and inserts: false once shut down, or while IO errors have disabled it. HBase 2.6.5
+   * added this to its interface; on older lines it is a plain method.
+   */
+  public boolean isCacheEnabled() {
+    return l2.isEnabled();
+  }
+
+  /**
+   * Waits until the L2 is initialized; ours restores its checkpoint (when persistent) before its constructor returns,
+   * so there is never anything to wait for. Returns {@link #isCacheEnabled()}. HBase 2.6.5 added this to its
+   * interface (HFile opens call it); on older lines it is a plain method.
+   */
+  public boolean waitForCacheInitialization(long timeout) {
+    return isCacheEnabled();
+  }
+
+  /**
+   * Evicts the blocks of the files of region {@code encodedRegionName} (as {@link #getRegionCachedInfo} attributes
+   * them), except files named in {@code filesInUse} (files regions still online read, such as a split parent's files
+   * that its daughters reference).
+   *
+   * @return the number of blocks evicted
+   */
+  public int evictBlocksOfRegion(String encodedRegionName, Set<String> filesInUse) {
+    int evicted = 0;
+    for (String file : files.filesOf(encodedRegionName)) {
+      if (!filesInUse.contains(file)) {
+        evicted += evictBlocksByHfileName(file);
+      }
+    }
+    return evicted;
+  }
+
+  /**
+   * Learns the region of each HFile at {@code paths} ({@code <table>/<region>/<family>/<file>}), so that blocks of
+   * those files counted without a region (restored from a checkpoint) are reported under it. The RegionServer calls
+   * this when it opens a region.
+   */
+  public void learnRegionsOf(Iterable<Path> paths) {
+    for (Path path : paths) {
+      files.learnRegion(path);
+    }
+  }
+
+  /** Stored bytes of {@code hfileName}'s blocks in the L2, 0 if none. */
+  public long cachedBytesOfFile(String hfileName) {
+    return files.fileBytes(hfileName);
   }
 
   @Override

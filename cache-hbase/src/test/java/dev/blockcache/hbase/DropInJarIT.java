@@ -35,6 +35,7 @@ class DropInJarIT {
     assertTrue(Files.isRegularFile(jar), "drop-in jar not built: " + jar);
     List<String> output = run(hostClassPath() + File.pathSeparator + jar);
     String all = String.join("\n", output);
+    assertTrue(output.contains("regionserver dev.blockcache.hbase.BlockCacheRegionServer"), all);
     assertTrue(output.contains("cache org.apache.hadoop.hbase.io.hfile.InclusiveCombinedBlockCache"), all);
     assertTrue(output.contains("l2 dev.blockcache.hbase.HBaseL2Cache"), all);
     assertTrue(output.contains("cells 2000"), all);

@@ -14,11 +14,12 @@ import org.apache.hadoop.hbase.io.hfile.CacheConfig;
 import org.apache.hadoop.hbase.io.hfile.HFile;
 import org.apache.hadoop.hbase.io.hfile.HFileContextBuilder;
 import org.apache.hadoop.hbase.io.hfile.HFileScanner;
+import org.apache.hadoop.hbase.regionserver.HRegionServer;
 
 /**
  * What a RegionServer does with the drop-in jar, in a JVM of its own whose class path is HBase's jars plus the jar
  * (started by {@link DropInJarIT}; it references HBase's types only, never ours, so it runs against the relocated
- * jar): builds the block cache through {@code BlockCacheFactory} with the two external-cache keys, writes an HFile
+ * jar): loads the exclusive placement's RegionServer class; builds the block cache through {@code BlockCacheFactory} with the two external-cache keys, writes an HFile
  * caching its blocks on write (HBase sends data blocks to the L2 only, index blocks to its L1), reads every cell
  * back and prints what served it.
  */
@@ -26,6 +27,11 @@ public final class DropInProbe {
   private DropInProbe() {}
 
   public static void main(String[] args) throws Exception {
+    // The exclusive placement's RegionServer class, loaded from the jar and linked against HBase's HRegionServer.
+    Class<?> rs = Class.forName("dev.blockcache.hbase.BlockCacheRegionServer");
+    if (HRegionServer.class.isAssignableFrom(rs) && rs.getConstructor(Configuration.class) != null) {
+      System.out.println("regionserver " + rs.getName());
+    }
     Configuration conf = HBaseConfiguration.create();
     conf.setBoolean("hbase.blockcache.use.external", true);
     conf.set("hbase.blockcache.external.class", "dev.blockcache.hbase.HBaseL2Cache");

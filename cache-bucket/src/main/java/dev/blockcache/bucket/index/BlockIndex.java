@@ -424,6 +424,26 @@ public final class BlockIndex {
     return IndexHeap.heapBytes(segments.length, (double) slots) + stamps + (sketch == null ? 0 : sketch.heapBytes());
   }
 
+  /**
+   * Visits the entries that may be {@code file}'s, as {@link #forEach} does: those of its file group whose tag is the
+   * file's, which includes entries of another file with the same tag and group (see the class notes), so a caller
+   * that must be exact checks each block's key. Cost: the slots of the file's group.
+   */
+  public void forEachOfFile(String file, EntryVisitor v) {
+    Objects.requireNonNull(v, "v");
+    long fileHash = BlockKey.fileHash(file);
+    long tag = Fingerprint.tagOf(fileHash);
+    int first = segmentIndex(fileHash, 0);
+    EntryVisitor ofTag = (segment, fingerprint, entry) -> {
+      if (Fingerprint.tagOf(fingerprint) == tag) {
+        v.visit(segment, fingerprint, entry);
+      }
+    };
+    for (int s = 0; s < SUB_BITS_POW; s++) {
+      segments[first + s].forEach(first + s, ofTag);
+    }
+  }
+
   /** Visits every entry as (segment, fingerprint, entry), one segment at a time under its read lock. */
   public void forEach(EntryVisitor v) {
     Objects.requireNonNull(v, "v");
