@@ -1,6 +1,7 @@
 package dev.blockcache.bucket;
 
 import dev.blockcache.bucket.config.BucketCacheKeys;
+import dev.blockcache.bucket.engine.CacheFileLock;
 import dev.blockcache.bucket.engine.FileIoEngine;
 import dev.blockcache.bucket.persist.ConfigFingerprint;
 import dev.blockcache.bucket.persist.IndexCheckpointReader;
@@ -9,7 +10,6 @@ import dev.blockcache.config.ConfigException;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -88,12 +88,7 @@ final class DamagedCacheFiles {
   /** Deletes {@code path} while holding its lock, so that a file another cache has open is never deleted. */
   private static void deleteUnlocked(Path path) throws IOException {
     try (FileChannel channel = FileChannel.open(path, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
-      FileLock lock;
-      try {
-        lock = channel.tryLock();
-      } catch (OverlappingFileLockException e) {
-        lock = null;
-      }
+      FileLock lock = CacheFileLock.tryLock(channel);
       if (lock == null) {
         throw new IOException(path + " is locked by another cache");
       }

@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
@@ -237,12 +236,7 @@ final class CacheFiles {
   }
 
   private static FileLock lock(String spec, Path path, FileChannel channel) throws IOException {
-    FileLock lock;
-    try {
-      lock = channel.tryLock();
-    } catch (OverlappingFileLockException e) {
-      lock = null;
-    }
+    FileLock lock = CacheFileLock.tryLock(channel);
     if (lock == null) {
       throw bad(spec, "a file no other cache uses (" + path + " is locked by another cache)");
     }
