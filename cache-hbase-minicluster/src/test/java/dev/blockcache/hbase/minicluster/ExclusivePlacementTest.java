@@ -42,6 +42,7 @@ import org.apache.hadoop.hbase.io.hfile.CombinedBlockCache;
 import org.apache.hadoop.hbase.io.hfile.HFileBlock;
 import org.apache.hadoop.hbase.io.hfile.InclusiveCombinedBlockCache;
 import org.apache.hadoop.hbase.io.hfile.LruBlockCache;
+import org.apache.hadoop.hbase.io.hfile.PrefetchExecutor;
 import org.apache.hadoop.hbase.regionserver.HRegion;
 import org.apache.hadoop.hbase.regionserver.HRegionServer;
 import org.apache.hadoop.hbase.regionserver.HStore;
@@ -213,7 +214,8 @@ class ExclusivePlacementTest {
     TableName table = TableName.valueOf("placement_prefetch");
     try (Table t = createTable(table, 2_000, 1, true)) {
       HRegion region = rs.getRegions(table).get(0);
-      String file = region.getStores().get(0).getStorefiles().iterator().next().getPath().getName();
+      org.apache.hadoop.fs.Path filePath = region.getStores().get(0).getStorefiles().iterator().next().getPath();
+      String file = filePath.getName();
       waitFor("prefetch to cache " + file + " fully", () -> fullyCached(file));
       long dataBlocks = blocksOf(file);
       assertTrue(dataBlocks > 10, "data blocks of " + file + ": " + dataBlocks);
@@ -231,7 +233,8 @@ class ExclusivePlacementTest {
 
       writes = slotWrites();
       reopen(rs.getRegions(table).get(0));
-      Thread.sleep(1_000); // a prefetch, if one were started, would write within this
+      // The reopen requested any prefetch before it returned; none may be left running before the count is read.
+      waitFor("no prefetch of " + file + " running", () -> PrefetchExecutor.isCompleted(filePath));
       drain();
       assertEquals(0, slotWrites() - writes, "a fully cached file is not prefetched again");
       readAll(t, 2_000);

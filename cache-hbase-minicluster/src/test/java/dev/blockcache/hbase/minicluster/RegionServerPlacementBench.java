@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.blockcache.hbase.HBaseL2Cache;
 import io.netty.util.ResourceLeakDetector;
 import java.io.IOException;
 import java.lang.management.GarbageCollectorMXBean;
@@ -11,6 +12,7 @@ import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -154,6 +156,12 @@ class RegionServerPlacementBench {
 
   /** Waits, at most 60 s, until the L2's block count stops moving for a second (its writers drained). */
   private static void awaitSettled(BlockCache l2) throws InterruptedException {
+    if (l2 instanceof HBaseL2Cache ours) { // ours has a drain hook; HBase's BucketCache has none, so it is polled
+      if (!ours.l2().awaitWritten(Duration.ofSeconds(60))) {
+        throw new IllegalStateException("our L2's writers did not drain within 60 s");
+      }
+      return;
+    }
     long deadline = System.nanoTime() + 60_000_000_000L;
     long last = -1;
     while (System.nanoTime() < deadline) {
