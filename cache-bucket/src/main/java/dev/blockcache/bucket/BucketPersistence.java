@@ -1,6 +1,7 @@
 package dev.blockcache.bucket;
 
 import dev.blockcache.bucket.alloc.BucketAllocator;
+import dev.blockcache.bucket.config.BucketCacheConfig;
 import dev.blockcache.bucket.engine.IoEngine;
 import dev.blockcache.bucket.index.BlockIndex;
 import dev.blockcache.bucket.index.IndexEntry;
@@ -8,6 +9,7 @@ import dev.blockcache.bucket.persist.ConfigFingerprint;
 import dev.blockcache.bucket.persist.IndexPersister;
 import dev.blockcache.bucket.persist.PersistentPathCheck;
 import dev.blockcache.bucket.persist.PersistentPathLock;
+import dev.blockcache.bucket.stats.BucketCounters;
 import dev.blockcache.config.ConfigException;
 import java.nio.file.Path;
 import java.util.concurrent.Executors;

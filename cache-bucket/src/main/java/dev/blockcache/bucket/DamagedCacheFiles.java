@@ -1,5 +1,6 @@
 package dev.blockcache.bucket;
 
+import dev.blockcache.bucket.config.BucketCacheConfig;
 import dev.blockcache.bucket.config.BucketCacheKeys;
 import dev.blockcache.bucket.engine.CacheFileLock;
 import dev.blockcache.bucket.engine.FileIoEngine;

@@ -1,5 +1,21 @@
 /**
- * The L2 {@link dev.blockcache.bucket.BucketCache} and the parts it is made of.
+ * The L2 {@link dev.blockcache.bucket.BucketCache} and the parts it is made of, one package per job; a package
+ * imports only packages listed after it here (a build test fails on any package cycle):
+ * <ul>
+ *   <li>this package: the cache itself, its warm restart ({@code BucketPersistence}) and its start over damaged files;
+ *   <li>{@code read}: the get path (lookup in pending writes and the index, slot reads, checksum policy, read buffers);
+ *   <li>{@code write}: the insert path (admit then copy or hand over, inline writers, the writer pipeline, the blocks
+ *       waiting for a writer);
+ *   <li>{@code policy}: admission and eviction (frequency admission, the climbing window, priority shares, the
+ *       reclaimer that frees space, the write budget);
+ *   <li>{@code slot}: a slot's lifetime (pins, release, residency listeners, what an entry reports);
+ *   <li>{@code stats}: counters, metrics and fault accounting;
+ *   <li>{@code persist}, {@code index}, {@code engine}: the checkpoint, the index, the IO engines;
+ *   <li>{@code config}: key names, the validated configuration and its checks;
+ *   <li>{@code alloc}, {@code format}: the bucket allocator and the slot header.
+ * </ul>
+ * Classes below this package are public so the packages can see each other; only this package, {@code config},
+ * {@code engine} and {@code slot.ResidencyListener} are API for embedders.
  *
  * <h2>Lock order</h2>
  * Every lock of the L2, in the only order in which a thread may hold two of them: a thread holding a lock of level

@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.blockcache.bucket.alloc.ItemSizes;
+import dev.blockcache.bucket.config.BucketCacheConfig;
 import dev.blockcache.bucket.config.BucketCacheKeys;
+import dev.blockcache.bucket.config.L2Policy;
 import dev.blockcache.config.ConfigException;
 import java.util.Arrays;
 import java.util.function.Consumer;

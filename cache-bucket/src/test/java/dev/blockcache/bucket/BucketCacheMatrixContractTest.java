@@ -6,6 +6,7 @@ import dev.blockcache.api.BlockCache;
 import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.CacheOptions;
 import dev.blockcache.api.CacheResult;
+import dev.blockcache.bucket.config.BucketCacheConfig;
 import dev.blockcache.testing.BlockCacheContractTest;
 import dev.blockcache.testing.Blocks;
 import java.nio.file.Path;

@@ -10,6 +10,7 @@ import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.CacheOptions;
 import dev.blockcache.api.ReadOptions;
 import dev.blockcache.bucket.index.IndexEntry;
+import dev.blockcache.bucket.stats.BucketCacheMetrics;
 import dev.blockcache.testing.Blocks;
 import io.netty.buffer.ByteBuf;
 import java.util.ArrayList;

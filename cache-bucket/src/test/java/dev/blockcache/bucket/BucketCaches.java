@@ -2,6 +2,8 @@ package dev.blockcache.bucket;
 
 import dev.blockcache.api.BlockKey;
 import dev.blockcache.bucket.alloc.ItemSizes;
+import dev.blockcache.bucket.config.BucketCacheConfig;
+import dev.blockcache.bucket.config.EngineGeometry;
 import dev.blockcache.bucket.engine.ChannelIo;
 import dev.blockcache.bucket.engine.FileEngineOptions;
 import dev.blockcache.bucket.engine.IoEngine;
@@ -13,13 +15,13 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 
 /** Small bucket caches for tests: item sizes up to 256 KiB, so that a few MiB hold dozens of buckets. */
-final class BucketCaches {
+public final class BucketCaches {
   /** Item sizes for tests: HBase's shape (a power of two plus 1 KiB) scaled down, largest 256 KiB. */
   static final int[] SIZES = {5 << 10, 9 << 10, 17 << 10, 33 << 10, 65 << 10, 129 << 10, 256 << 10};
 
   private BucketCaches() {}
 
-  static BucketCacheConfig.Builder config(String engine, long capacity) {
+  public static BucketCacheConfig.Builder config(String engine, long capacity) {
     return BucketCacheConfig.builder(engine, capacity).bucketSizes(SIZES);
   }
 
@@ -27,7 +29,7 @@ final class BucketCaches {
    * A cache for {@code config} on the engine the public factory would make, not started: no writer thread runs until
    * the test calls {@code start()}, and {@link #drain} writes the queued blocks on the test's thread meanwhile.
    */
-  static BucketCache create(BucketCacheConfig config) {
+  public static BucketCache create(BucketCacheConfig config) {
     try {
       IoEngine engine = IoEngineRegistry.withBuiltins(
           new FileEngineOptions(PageCache.directIo(config.fileDirectIo()), ChannelIo.PLAIN))
@@ -48,7 +50,7 @@ final class BucketCaches {
   }
 
   /** Waits until {@code cache} wrote every block it accepted; fails the test after 30 s. */
-  static void drain(BucketCache cache) {
+  public static void drain(BucketCache cache) {
     try {
       if (!cache.awaitWritten(Duration.ofSeconds(30))) {
         throw new AssertionError("blocks still waiting for their writer after 30 s");

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.blockcache.api.BlockCategory;
 import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.ReadOptions;
+import dev.blockcache.bucket.config.BucketCacheConfig;
+import dev.blockcache.bucket.stats.BucketCacheMetrics;
 import dev.blockcache.testing.Blocks;
 import dev.blockcache.testing.Figures;
 import io.netty.buffer.ByteBuf;

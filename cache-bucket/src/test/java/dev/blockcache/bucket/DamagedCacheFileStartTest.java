@@ -13,6 +13,7 @@ import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.CacheOptions;
 import dev.blockcache.api.CacheResult;
 import dev.blockcache.api.ReadOptions;
+import dev.blockcache.bucket.config.BucketCacheConfig;
 import dev.blockcache.bucket.config.BucketCacheKeys;
 import dev.blockcache.bucket.engine.FileIoEngine;
 import dev.blockcache.bucket.persist.IndexCheckpointReader.Status;

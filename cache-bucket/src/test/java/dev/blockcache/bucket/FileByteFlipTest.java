@@ -10,6 +10,7 @@ import dev.blockcache.api.CacheResult;
 import dev.blockcache.api.ReadOptions;
 import dev.blockcache.bucket.engine.CacheFileHeader;
 import dev.blockcache.bucket.index.IndexEntry;
+import dev.blockcache.bucket.stats.BucketCacheMetrics;
 import dev.blockcache.testing.Blocks;
 import dev.blockcache.testing.Figures;
 import io.netty.buffer.ByteBuf;

@@ -11,6 +11,8 @@ import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.CacheOptions;
 import dev.blockcache.api.CacheResult;
 import dev.blockcache.api.ReadOptions;
+import dev.blockcache.bucket.config.BucketCacheConfig;
+import dev.blockcache.bucket.config.EngineGeometry;
 import dev.blockcache.bucket.engine.FileEngineOptions;
 import dev.blockcache.bucket.engine.FileIoEngine;
 import dev.blockcache.testing.Blocks;

@@ -10,6 +10,7 @@ import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.CacheOptions;
 import dev.blockcache.api.CacheResult;
 import dev.blockcache.api.ReadOptions;
+import dev.blockcache.bucket.read.ReadBufferPool;
 import dev.blockcache.testing.Blocks;
 import io.netty.buffer.ByteBuf;
 import io.netty.util.IllegalReferenceCountException;

@@ -3,13 +3,14 @@ package dev.blockcache.bucket;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.blockcache.api.BlockCategory;
 import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.CacheOptions;
 import dev.blockcache.api.CacheResult;
 import dev.blockcache.api.ReadOptions;
+import dev.blockcache.bucket.config.BucketCacheConfig;
+import dev.blockcache.bucket.config.L2Policy;
 import dev.blockcache.bucket.index.IndexEntry;
 import dev.blockcache.testing.Blocks;
 import io.netty.buffer.ByteBuf;
@@ -143,24 +144,6 @@ class FrequencyAdmissionTest {
     int[] left = singlesAndMultisLeftAfterANewcomer(3);
     assertEquals(SLOTS / 2, left[1], "no multi block (frequency 2, within 2 of the single candidate's 3) went");
     assertEquals(SLOTS / 2 - 1, left[0], "a single block made room");
-  }
-
-  @Test
-  void theMultiMarginIsMoreThanTwo() {
-    assertFalse(FrequencyEviction.multiGives(2, 3));
-    assertFalse(FrequencyEviction.multiGives(2, 4));
-    assertTrue(FrequencyEviction.multiGives(2, 5));
-    assertTrue(FrequencyEviction.multiGives(0, 3));
-  }
-
-  @Test
-  void theRuleComparesFrequencyPlusBiasWithTheVictims() {
-    assertTrue(FrequencyEviction.admits(0, 0, 0));
-    assertTrue(FrequencyEviction.admits(4, 3, 0));
-    assertFalse(FrequencyEviction.admits(3, 3, 0));
-    assertTrue(FrequencyEviction.admits(3, 3, 1));
-    assertFalse(FrequencyEviction.admits(5, 3, -2));
-    assertTrue(FrequencyEviction.admits(6, 3, -2));
   }
 
   @Test

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.blockcache.api.BlockKey;
 import dev.blockcache.bucket.alloc.AllocatorStats;
+import dev.blockcache.bucket.config.L2Policy;
 import io.netty.buffer.ByteBuf;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;

@@ -8,6 +8,7 @@ import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.CacheOptions;
 import dev.blockcache.api.CacheResult;
 import dev.blockcache.bucket.L2Spec.Engine;
+import dev.blockcache.bucket.config.BucketCacheConfig;
 import dev.blockcache.bucket.format.BlockHeader;
 import dev.blockcache.bucket.write.QueueWait;
 import dev.blockcache.testing.Blocks;

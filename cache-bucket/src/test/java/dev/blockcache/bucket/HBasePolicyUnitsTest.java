@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.CachePriority;
 import dev.blockcache.api.CacheResult;
+import dev.blockcache.bucket.config.L2Policy;
 import org.junit.jupiter.api.Test;
 
 /**

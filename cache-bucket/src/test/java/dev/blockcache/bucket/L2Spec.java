@@ -1,5 +1,7 @@
 package dev.blockcache.bucket;
 
+import dev.blockcache.bucket.config.BucketCacheConfig;
+import dev.blockcache.bucket.config.L2Policy;
 import dev.blockcache.bucket.engine.IoEngineRegistry;
 import dev.blockcache.config.ConfigException;
 import java.nio.file.Path;

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.blockcache.api.BlockCategory;
 import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.ReadOptions;
+import dev.blockcache.bucket.config.BucketCacheConfig;
 import dev.blockcache.bucket.engine.HeapIoEngine;
 import dev.blockcache.testing.Blocks;
 import io.netty.buffer.ByteBuf;

@@ -9,6 +9,8 @@ import dev.blockcache.api.BlockCategory;
 import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.CacheResult;
 import dev.blockcache.api.ReadOptions;
+import dev.blockcache.bucket.config.BucketCacheConfig;
+import dev.blockcache.bucket.config.L2Policy;
 import dev.blockcache.bucket.index.IndexEntry;
 import io.netty.buffer.ByteBuf;
 import org.junit.jupiter.api.AfterEach;
@@ -20,7 +22,7 @@ import org.junit.jupiter.api.Test;
  * bit) without a frequency test, eviction leaves window blocks alone, and a block leaving the window stays only if it
  * is used more than the main space's victim. The window's share is fixed here (lower and upper factor equal).
  */
-class WindowAdmissionTest {
+public class WindowAdmissionTest {
   private static final int ITEM = 2048;
   private static final int SLOTS = 32;
   /** 4 of the 32 blocks. */

@@ -1,7 +1,7 @@
 package dev.blockcache.hbase;
 
 import dev.blockcache.bucket.BucketCache;
-import dev.blockcache.bucket.CachedEntry;
+import dev.blockcache.bucket.slot.CachedEntry;
 import java.util.Iterator;
 import org.apache.hadoop.hbase.io.hfile.BlockPriority;
 import org.apache.hadoop.hbase.io.hfile.BlockType;

@@ -1,6 +1,6 @@
 package dev.blockcache.hbase;
 
-import dev.blockcache.bucket.BucketCacheConfig;
+import dev.blockcache.bucket.config.BucketCacheConfig;
 import dev.blockcache.bucket.config.BucketCacheKeys;
 import dev.blockcache.config.ConfigException;
 import dev.blockcache.site.SiteConfig;

@@ -1,6 +1,6 @@
 package dev.blockcache.site;
 
-import dev.blockcache.bucket.BucketCacheConfig;
+import dev.blockcache.bucket.config.BucketCacheConfig;
 import dev.blockcache.config.L1Policy;
 import dev.blockcache.config.LruConfig;
 import dev.blockcache.config.TinyLfuConfig;

@@ -1,8 +1,8 @@
 package dev.blockcache.site;
 
-import dev.blockcache.bucket.BucketCacheConfig;
-import dev.blockcache.bucket.BucketCacheReader;
+import dev.blockcache.bucket.config.BucketCacheConfig;
 import dev.blockcache.bucket.config.BucketCacheKeys;
+import dev.blockcache.bucket.config.BucketCacheReader;
 import dev.blockcache.config.ConfigException;
 import dev.blockcache.config.L1Policy;
 import dev.blockcache.config.LruConfig;

@@ -1,9 +1,9 @@
 package dev.blockcache.sizing;
 
-import dev.blockcache.bucket.BucketCacheConfig;
-import dev.blockcache.bucket.EngineGeometry;
 import dev.blockcache.bucket.alloc.BucketAllocator;
+import dev.blockcache.bucket.config.BucketCacheConfig;
 import dev.blockcache.bucket.config.BucketCacheKeys;
+import dev.blockcache.bucket.config.EngineGeometry;
 import dev.blockcache.bucket.engine.FileIoEngine;
 import dev.blockcache.bucket.engine.HeapIoEngine;
 import dev.blockcache.bucket.engine.IoEngineRegistry;

@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.blockcache.bucket.BucketCacheConfig;
-import dev.blockcache.bucket.L2Policy;
+import dev.blockcache.bucket.config.BucketCacheConfig;
 import dev.blockcache.bucket.config.BucketCacheKeys;
+import dev.blockcache.bucket.config.L2Policy;
 import dev.blockcache.config.ConfigException;
 import dev.blockcache.config.L1Policy;
 import dev.blockcache.config.LruConfig;

@@ -33,7 +33,7 @@ public final class BucketCacheKeys {
   public static final String WRITER_INLINE = "hbase.bucketcache.writer.inline";
   /**
    * New key: the L2 admission and eviction policy, {@code tinylfu} (the default: frequency-aware admission, a full
-   * cache) or {@code hbase} (HBase's BucketCache behaviour, to compare); see {@code dev.blockcache.bucket.L2Policy}.
+   * cache) or {@code hbase} (HBase's BucketCache behaviour, to compare); see {@code dev.blockcache.bucket.config.L2Policy}.
    */
   public static final String EVICTION_POLICY = "hbase.bucketcache.eviction.policy";
   /**
@@ -43,13 +43,13 @@ public final class BucketCacheKeys {
   public static final String MAX_WRITE_RATE = "hbase.bucketcache.admission.max.write.rate";
   /**
    * New key: under tinylfu, the smallest share of the cached blocks kept in the admission window (admitted without a
-   * frequency test, judged when they leave it; see {@code dev.blockcache.bucket.FrequencyEviction}), where the window starts; 0 turns the
+   * frequency test, judged when they leave it; see {@code dev.blockcache.bucket.policy.FrequencyEviction}), where the window starts; 0 turns the
    * window off and judges every block on arrival.
    */
   public static final String ADMISSION_WINDOW = "hbase.bucketcache.admission.window.factor";
   /**
    * New key: under tinylfu, the largest share of the cached blocks the admission window climbs to
-   * ({@code dev.blockcache.bucket.WindowClimber}); equal to {@value #ADMISSION_WINDOW} fixes the window's share.
+   * ({@code dev.blockcache.bucket.policy.WindowClimber}); equal to {@value #ADMISSION_WINDOW} fixes the window's share.
    */
   public static final String ADMISSION_WINDOW_MAX = "hbase.bucketcache.admission.window.max.factor";
   /** New key: open {@code file:}/{@code files:} engines with O_DIRECT (4096-byte aligned IO, no page cache). */

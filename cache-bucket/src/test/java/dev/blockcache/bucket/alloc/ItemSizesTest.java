@@ -3,7 +3,7 @@ package dev.blockcache.bucket.alloc;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.blockcache.bucket.BucketCacheConfig;
+import dev.blockcache.bucket.config.BucketCacheConfig;
 import org.junit.jupiter.api.Test;
 
 class ItemSizesTest {

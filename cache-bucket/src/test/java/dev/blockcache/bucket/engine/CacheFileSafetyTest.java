@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.blockcache.bucket.BucketCache;
-import dev.blockcache.bucket.BucketCacheConfig;
-import dev.blockcache.bucket.EngineGeometry;
+import dev.blockcache.bucket.config.BucketCacheConfig;
 import dev.blockcache.bucket.config.BucketCacheKeys;
+import dev.blockcache.bucket.config.EngineGeometry;
 import dev.blockcache.config.ConfigException;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.blockcache.bucket.BucketCache;
-import dev.blockcache.bucket.BucketCacheConfig;
-import dev.blockcache.bucket.CapacityChecks;
+import dev.blockcache.bucket.config.BucketCacheConfig;
 import dev.blockcache.bucket.config.BucketCacheKeys;
+import dev.blockcache.bucket.config.CapacityChecks;
 import dev.blockcache.bucket.index.IndexEntry;
 import dev.blockcache.config.ConfigException;
 import io.netty.util.internal.PlatformDependent;

@@ -1,7 +1,7 @@
 package dev.blockcache.jmh.experiments;
 
 import dev.blockcache.bucket.BucketCache;
-import dev.blockcache.bucket.BucketCacheConfig;
+import dev.blockcache.bucket.config.BucketCacheConfig;
 import dev.blockcache.jmh.BenchmarkDefaults;
 import dev.blockcache.minidb.BlockFileLayout;
 import dev.blockcache.minidb.BlockFileReader;

@@ -6,7 +6,7 @@ import dev.blockcache.api.CacheOptions;
 import dev.blockcache.api.CacheResult;
 import dev.blockcache.api.ReadOptions;
 import dev.blockcache.bucket.BucketCache;
-import dev.blockcache.bucket.BucketCacheConfig;
+import dev.blockcache.bucket.config.BucketCacheConfig;
 import dev.blockcache.bucket.format.BlockHeader;
 import dev.blockcache.jmh.L2Drain;
 import dev.blockcache.jmh.workload.SlotShape;

@@ -1,7 +1,7 @@
 package dev.blockcache.jmh.l2;
 
 import dev.blockcache.bucket.BucketCache;
-import dev.blockcache.bucket.BucketCacheConfig;
+import dev.blockcache.bucket.config.BucketCacheConfig;
 import dev.blockcache.hbase.HBaseL2Cache;
 import dev.blockcache.jmh.L2Drain;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package dev.blockcache.jmh.workload;
 
-import dev.blockcache.bucket.BucketCacheConfig;
+import dev.blockcache.bucket.config.BucketCacheConfig;
 
 /**
  * The shape of a bucket-cache slot with HBase's default bucket sizes, for baselines that mimic what a bucket cache

@@ -1,9 +1,9 @@
 package dev.blockcache.sim.policy;
 
 import dev.blockcache.bucket.BucketCache;
-import dev.blockcache.bucket.BucketCacheConfig;
-import dev.blockcache.bucket.L2Policy;
 import dev.blockcache.bucket.alloc.BucketAllocator;
+import dev.blockcache.bucket.config.BucketCacheConfig;
+import dev.blockcache.bucket.config.L2Policy;
 import dev.blockcache.bucket.format.BlockHeader;
 import dev.blockcache.buffer.HeapBlock;
 import dev.blockcache.config.LruConfig;
