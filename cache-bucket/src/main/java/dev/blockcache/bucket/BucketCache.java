@@ -27,6 +27,7 @@ import dev.blockcache.bucket.policy.SpaceReclaimer;
 import dev.blockcache.bucket.read.BlockLookup;
 import dev.blockcache.bucket.read.EntryWalker;
 import dev.blockcache.bucket.read.ReadBufferPool;
+import dev.blockcache.bucket.read.SlotEntries;
 import dev.blockcache.bucket.read.SlotReadPolicy;
 import dev.blockcache.bucket.read.SlotReader;
 import dev.blockcache.bucket.slot.CachedEntry;
@@ -52,10 +53,8 @@ import dev.blockcache.stats.StatsRecorder;
 import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.Iterator;
 import java.util.Objects;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
 import org.slf4j.LoggerFactory;
@@ -63,43 +62,19 @@ import org.slf4j.LoggerFactory;
 /**
  * The L2 cache: blocks in slots of an {@link IoEngine}, found through a compact
  * {@link dev.blockcache.bucket.index.BlockIndex}, written by a bounded {@link WriterPipeline}, read as zero-copy views
- * on memory engines.
- *
- * <h2>Life of an entry</h2>
- * <ol>
- *   <li><b>Waiting.</b> {@code cacheBlock} copies the block to the heap ({@code handOver} keeps the caller's buffer
- *       instead), puts it in the RAM cache (where gets find it) and queues it for its writer; a full queue fails the
- *       call with {@link CacheResult#QUEUE_FULL}. On a memory engine {@code cacheBlock} and {@code handOver} skip
- *       this step and the next while a slot is free without evicting: the caller's thread copies the block into that
- *       slot ({@link CopyPath}; {@code handOver} then releases the caller's buffer).</li>
- *   <li><b>Written.</b> A writer allocates a slot (evicting if needed, see {@link SpaceReclaimer}), writes header and
- *       block, maps the key to the slot in the index, then takes the block out of the RAM cache and drops its hold
- *       on the bytes (see {@code WaitingBlock}: a handed-over buffer is released once no get reads it).</li>
- *   <li><b>Read.</b> A get pins the slot and hands out a view; see {@link SlotReader}.</li>
- *   <li><b>Removed.</b> Eviction, {@code evictBlock}, {@code evictBlocksByFile} or {@code close} take the entry out of
- *       the index (exactly once: the index removes an entry once) and ask the pin table to free the slot.</li>
- *   <li><b>Freed.</b> The slot returns to the allocator when the last reader that pinned it releases its view.</li>
- * </ol>
+ * on memory engines. The life of an entry and the parts this class wires are described in the package documentation.
  *
  * <h2>Ownership</h2>
  * As for every {@link BlockCache}: {@link #cacheBlock} copies and the caller keeps its buffer; {@link #handOver}
  * takes the caller's reference whatever it returns and keeps the buffer itself until the block is in its slot;
  * {@link #getBlock} returns a block of which the caller owns one reference and must release it.
  *
- * <p>With {@code hbase.bucketcache.writer.inline=true} (memory engines only) both inserts run steps 1 and 2 on the
- * caller's thread, evicting if needed, with no RAM cache and no queue; see {@link InlineWriter}.
- *
- * <h2>Parts</h2>
- * Each part gets what it needs and nothing else: the {@link SlotGuard} (pins, close, engine release), the
- * {@link dev.blockcache.bucket.index.BlockIndex}, the {@link RamCache}, the {@link SpaceReclaimer}, a
- * {@link SlotReader}, a {@link SlotWriter} behind the {@link WriterPipeline} (or an {@link InlineWriter}), the
- * {@link SlotRelease} sinks, the {@link SlotFaults} report, the {@link BlockInserter} (the insert path), and
- * {@link BucketPersistence}. This class wires them.
+ * <p>With {@code hbase.bucketcache.writer.inline=true} (memory engines only) both inserts wait for no writer: they
+ * write on the caller's thread, evicting if needed, with no RAM cache and no queue; see {@link InlineWriter}.
  *
  * <h2>Lifecycle</h2>
  * A cache from the {@code create} factories is started: its persisted index restored (if configured), its checkpoint
- * and writer threads running. {@link #close()} is the only stop. {@link #awaitWritten} waits, bounded, until the
- * blocks accepted so far are in their slots (for tests and benchmarks; caching needs no such call).
+ * and writer threads running. {@link #close()} is the only stop.
  *
  * <p>Thread-safety: safe for concurrent use by any number of threads.
  */
@@ -116,18 +91,16 @@ public final class BucketCache implements BlockCache {
   private final StatsRecorder stats = new StatsRecorder();
   private final BucketCounters counters = new BucketCounters();
   private final SlotRelease release;
-  /** Who hears of blocks taking and leaving slots; see {@link #listenToResidency}. */
   private final Residency residency = new Residency();
   private final IoErrorTolerance ioErrors;
-  private final SlotFaults faults;
   private final WriterPipeline pipeline;
   private final SlotReader reader;
-  /** A get's way through RAM cache, index and slot. */
   private final BlockLookup lookup;
-  /** Where {@code cacheBlock}'s copy goes: see {@link CopyPath}. */
   private final CopyPath copies;
   /** {@code cacheBlock} and {@code handOver}: refusal, admission, copy path, queueing. */
   private final BlockInserter inserter;
+  /** {@code evictBlock} and its by-file forms. */
+  private final BlockRemoval removal;
   /** Warm restart (checkpoint and restore), or null without {@code hbase.bucketcache.persistent.path}. */
   private final BucketPersistence persistence;
   private final int instance = INSTANCES.incrementAndGet();
@@ -152,30 +125,7 @@ public final class BucketCache implements BlockCache {
   public static BucketCache create(BucketCacheConfig config, IoEngineRegistry registry) throws IOException {
     Objects.requireNonNull(config, "config");
     Objects.requireNonNull(registry, "registry");
-    if (config.writerInline() && !registry.makesMemoryEngine(config.ioEngine())) {
-      throw inlineNeedsMemory(config);
-    }
-    DamagedCacheFiles.startColdIfProvenOurs(config);
-    IoEngine engine;
-    try {
-      engine = registry.create(config.ioEngine(), EngineGeometry.capacity(config), EngineGeometry.segmentSize(config));
-    } catch (ConfigException e) {
-      throw quotedAsWritten(e, config);
-    }
-    return create(config, engine);
-  }
-
-  /**
-   * {@code e} quoting the capacity as the user wrote it when it is about {@value BucketCacheKeys#SIZE}: an engine
-   * sees only the bytes the geometry rounded the capacity to.
-   */
-  private static ConfigException quotedAsWritten(ConfigException e, BucketCacheConfig config) {
-    if (!e.key().equals(BucketCacheKeys.SIZE)) {
-      return e;
-    }
-    ConfigException quoted = new ConfigException(e.key(), config.sizeAsWritten(), e.accepted());
-    quoted.initCause(e);
-    return quoted;
+    return create(config, EngineOpening.open(config, registry));
   }
 
   /**
@@ -192,16 +142,10 @@ public final class BucketCache implements BlockCache {
     return cache;
   }
 
-  private static ConfigException inlineNeedsMemory(BucketCacheConfig config) {
-    return new ConfigException(BucketCacheKeys.WRITER_INLINE, true, "true only with a memory engine such as heap or"
-        + " offheap (" + config.ioEngine() + " is not one): other engines write on writer threads");
-  }
-
   /**
-   * A cache over {@code engine} (which it owns), not started: no writer or checkpoint thread runs until
-   * {@link #start()}, and {@link #awaitWritten} writes queued blocks on the calling thread meanwhile. For tests in
-   * this package that step the write path by hand: {@code cacheBlock} queues every block (unless the config asks
-   * for inline writes), and the IO-error window's clock (ms) is injected.
+   * A cache over {@code engine} (which it owns), not started ({@link #awaitWritten} writes queued blocks on the
+   * calling thread until {@link #start()}), for tests that step the write path by hand: {@code cacheBlock} queues
+   * every block unless the config asks for inline writes; the IO-error window's clock (ms) is injected.
    */
   BucketCache(BucketCacheConfig config, IoEngine engine, LongSupplier clockMs) {
     this(config, engine, clockMs, config.writerInline() ? CopyPath.SLOT : CopyPath.QUEUED);
@@ -210,7 +154,7 @@ public final class BucketCache implements BlockCache {
   private BucketCache(BucketCacheConfig config, IoEngine engine, LongSupplier clockMs, CopyPath copies) {
     if (config.writerInline() && !engine.isMemory()) {
       engine.close();
-      throw inlineNeedsMemory(config);
+      throw EngineOpening.inlineNeedsMemory(config);
     }
     if (engine.segmentSize() % config.bucketCapacity() != 0) {
       engine.close();
@@ -227,7 +171,7 @@ public final class BucketCache implements BlockCache {
     SpaceReclaimer reclaimer = new SpaceReclaimer(config, allocator, index, release.evicted, stats);
     Admission admission = new Admission(config, allocator.maxItemSize(), reclaimer, slots, counters, clockMs);
     this.ioErrors = new IoErrorTolerance(config.ioErrorsToleratedMs(), clockMs);
-    this.faults = new SlotFaults(engine.spec(), counters, ioErrors,
+    SlotFaults faults = new SlotFaults(engine.spec(), counters, ioErrors,
         new RateLimitedLog(LoggerFactory.getLogger(BucketCache.class), WARN_INTERVAL_MS, clockMs));
     this.pipeline = new WriterPipeline(config.writerThreads(), config.writerQueueLength(),
         config.queueAdditionWaitTimeMs(),
@@ -240,6 +184,7 @@ public final class BucketCache implements BlockCache {
         : new InlineWriter(slots, reclaimer, allocator, index, counters, faults, residency);
     this.inserter = new BlockInserter(() -> closed, ioErrors, largestStored(allocator), index, admission, copies,
         inline, ramCache, pipeline, this::fail);
+    this.removal = new BlockRemoval(ramCache, index, release, reader);
     this.persistence = BucketPersistence.create(config, engine, allocator, index, counters, clockMs);
   }
 
@@ -254,20 +199,14 @@ public final class BucketCache implements BlockCache {
     if (copies == CopyPath.SLOT) {
       return; // blocks are written by cacheBlock's caller: no writer thread to start
     }
-    AtomicInteger n = new AtomicInteger();
-    ThreadFactory factory = r -> {
-      Thread t = new Thread(r, "bucketcache-" + instance + "-writer-" + n.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    };
-    pipeline.start(factory);
+    pipeline.start(WriterPipeline.daemonThreads("bucketcache-" + instance + "-writer-"));
   }
 
   /**
    * Waits until every block this cache accepted before the call is in its slot, or was dropped and counted (no room,
    * IO error, evicted while it waited), or until {@code timeout} passed. Blocks accepted during the wait are not
-   * waited for. For tests and benchmarks that read back what they wrote; caching needs no such call, since gets find
-   * waiting blocks too. Returns at once for inline writes and after {@link #close()}.
+   * waited for. For tests and benchmarks: gets find waiting blocks too. Returns at once for inline writes and after
+   * {@link #close()}.
    *
    * @return true if every such block was written or dropped within {@code timeout}
    * @throws InterruptedException if the calling thread is interrupted while waiting
@@ -399,33 +338,13 @@ public final class BucketCache implements BlockCache {
 
   @Override
   public boolean evictBlock(BlockKey key) {
-    Objects.requireNonNull(key, "key");
-    PendingWrite waiting = ramCache.remove(key);
-    if (waiting != null) {
-      waiting.withdraw();
-    }
-    long entry = index.peek(key);
-    while (entry != IndexEntry.ABSENT) {
-      if (index.remove(key, entry)) {
-        release.removed.removed(entry);
-        return true;
-      }
-      entry = index.peek(key);
-    }
-    return waiting != null;
+    return removal.evictBlock(key);
   }
 
-  /**
-   * Counts each block once. A block whose writer published it but had not yet taken it out of the RAM cache is in
-   * both; taken out of the RAM cache here, it counts only when the index removal below finds it (its writer leaves
-   * the entry alone once it lost the block from the RAM cache). The index is swept after the RAM cache, so it still
-   * holds every block published before its withdrawal.
-   */
+  /** {@inheritDoc} Counts each block once, whether it was waiting for its writer, in a slot, or caught between. */
   @Override
   public int evictBlocksByFile(String file) {
-    Objects.requireNonNull(file, "file");
-    int waiting = ramCache.removeFile(file, PendingWrite::withdraw);
-    return waiting + index.removeFile(file, release.removed);
+    return removal.evictBlocksByFile(file);
   }
 
   /**
@@ -436,25 +355,7 @@ public final class BucketCache implements BlockCache {
    * @return the number of blocks removed
    */
   public int evictBlocksOfFile(String file, long from, long to) {
-    Objects.requireNonNull(file, "file");
-    int waiting = ramCache.removeRange(file, from, to, PendingWrite::withdraw);
-    long[][] candidates = {new long[64]};
-    int[] count = {0};
-    index.forEachOfFile(file, (segment, fingerprint, entry) -> {
-      if (count[0] == candidates[0].length) {
-        candidates[0] = Arrays.copyOf(candidates[0], count[0] * 2);
-      }
-      candidates[0][count[0]++] = entry;
-    });
-    int removed = 0;
-    for (int i = 0; i < count[0]; i++) {
-      CachedEntry e = reader.entryAt(candidates[0][i]);
-      if (e != null && e.key().file().equals(file) && e.key().offset() >= from && e.key().offset() < to
-          && evictBlock(e.key())) {
-        removed++;
-      }
-    }
-    return waiting + removed;
+    return removal.evictBlocksOfFile(file, from, to);
   }
 
   /** Whether gets and inserts are served: false once closed, or while IO errors have disabled the cache. */
@@ -512,23 +413,7 @@ public final class BucketCache implements BlockCache {
    */
   public int listenToResidency(ResidencyListener listener) {
     residency.set(listener);
-    long[][] entries = {new long[64]};
-    int[] count = {0};
-    index.forEach((segment, fingerprint, entry) -> {
-      if (count[0] == entries[0].length) {
-        entries[0] = Arrays.copyOf(entries[0], count[0] * 2);
-      }
-      entries[0][count[0]++] = entry;
-    });
-    int announced = 0;
-    for (int i = 0; i < count[0]; i++) {
-      CachedEntry e = reader.entryAt(entries[0][i]);
-      if (e != null) {
-        listener.stored(e.key(), entries[0][i]);
-        announced++;
-      }
-    }
-    return announced;
+    return SlotEntries.resolve(index::forEach, reader, (block, entry) -> listener.stored(block.key(), entry));
   }
 
   /**

@@ -17,6 +17,29 @@
  * Classes below this package are public so the packages can see each other; only this package, {@code config},
  * {@code engine} and {@code slot.ResidencyListener} are API for embedders.
  *
+ * <h2>Life of an entry</h2>
+ * <ol>
+ *   <li><b>Waiting.</b> {@code cacheBlock} copies the block to the heap ({@code handOver} keeps the caller's buffer
+ *       instead), puts it in the RAM cache (where gets find it) and queues it for its writer; a full queue fails the
+ *       call with {@code QUEUE_FULL}. On a memory engine {@code cacheBlock} and {@code handOver} skip
+ *       this step and the next while a slot is free without evicting: the caller's thread copies the block into that
+ *       slot ({@code write.CopyPath}; {@code handOver} then releases the caller's buffer).</li>
+ *   <li><b>Written.</b> A writer allocates a slot (evicting if needed, see {@code policy.SpaceReclaimer}), writes header and
+ *       block, maps the key to the slot in the index, then takes the block out of the RAM cache and drops its hold
+ *       on the bytes (see {@code WaitingBlock}: a handed-over buffer is released once no get reads it).</li>
+ *   <li><b>Read.</b> A get pins the slot and hands out a view; see {@code read.SlotReader}.</li>
+ *   <li><b>Removed.</b> Eviction, {@code evictBlock}, {@code evictBlocksByFile} or {@code close} take the entry out of
+ *       the index (exactly once: the index removes an entry once) and ask the pin table to free the slot.</li>
+ *   <li><b>Freed.</b> The slot returns to the allocator when the last reader that pinned it releases its view.</li>
+ * </ol>
+ *
+ * <h2>Parts</h2>
+ * Each part gets what it needs and nothing else: the {@code SlotGuard} (pins, close, engine release), the
+ * {@code BlockIndex}, the {@code RamCache}, the {@code SpaceReclaimer}, a
+ * {@code SlotReader}, a {@code SlotWriter} behind the {@code WriterPipeline} (or an {@code InlineWriter}), the
+ * {@code SlotRelease} sinks, the {@code SlotFaults} report, the {@code BlockInserter} (the insert path), and
+ * {@code BucketPersistence}. {@code BucketCache} wires them.
+ *
  * <h2>Lock order</h2>
  * Every lock of the L2, in the only order in which a thread may hold two of them: a thread holding a lock of level
  * {@code n} takes only locks of a higher level. The locks marked <i>leaf</i> call nothing that takes another lock.

@@ -55,6 +55,16 @@ public final class WriterPipeline implements AutoCloseable {
     this.waitMillis = waitMillis;
   }
 
+  /** Daemon threads named {@code prefix} followed by 1, 2, ... in the order they are made. */
+  public static ThreadFactory daemonThreads(String prefix) {
+    AtomicInteger n = new AtomicInteger();
+    return r -> {
+      Thread t = new Thread(r, prefix + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
+  }
+
   /** Starts one writer thread per queue, made by {@code factory}. */
   public synchronized void start(ThreadFactory factory) {
     if (!threads.isEmpty()) {
