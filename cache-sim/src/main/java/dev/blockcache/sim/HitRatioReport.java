@@ -16,9 +16,9 @@ import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
 
 /**
- * Writes the simulator's results: {@value #TABLE_FILE}, a Markdown table with one row per trace and size and one
- * hit-ratio column per policy, and one PNG bar chart per size ({@code hit-ratio-5pct.png}: a group of bars per trace,
- * one bar per policy).
+ * Writes the simulator's results: {@value #TABLE_FILE}, a Markdown table with one row per trace and size, one
+ * hit-ratio column per policy and the {@link Targets} each row misses (summed up above the table), and one PNG bar
+ * chart per size ({@code hit-ratio-5pct.png}: a group of bars per trace, one bar per policy).
  *
  * <p>Thread-safety: stateless; XChart renders headless (the caller sets {@code java.awt.headless}).
  */
@@ -55,6 +55,11 @@ final class HitRatioReport {
     if (!writers.isEmpty()) {
       md.append("Columns \"... writes\": blocks the cache wrote, in % of the accesses (each miss it admitted).\n\n");
     }
+    String targets = Targets.summary(new ArrayList<>(rows(results).values()));
+    if (!targets.isEmpty()) {
+      md.append("Targets (column \"targets\": those a row misses, by how many points beyond the tolerance):\n\n")
+          .append(targets).append('\n');
+    }
     md.append("| trace | accesses | distinct | size | blocks |");
     StringBuilder rule = new StringBuilder("|---|--:|--:|--:|--:|");
     for (PolicyKind policy : policies) {
@@ -64,6 +69,10 @@ final class HitRatioReport {
     for (PolicyKind policy : writers) {
       md.append(' ').append(policy.label()).append(" writes |");
       rule.append("--:|");
+    }
+    if (!targets.isEmpty()) {
+      md.append(" targets |");
+      rule.append("---|");
     }
     md.append('\n').append(rule).append('\n');
     for (List<HitRatio> row : rows(results).values()) {
@@ -75,6 +84,9 @@ final class HitRatioReport {
       }
       for (PolicyKind policy : writers) {
         md.append(' ').append(writesCell(row, policy)).append(" |");
+      }
+      if (!targets.isEmpty()) {
+        md.append(' ').append(Targets.cell(row)).append(" |");
       }
       md.append('\n');
     }

@@ -40,8 +40,9 @@ class HitRatioSimulatorTest {
     Path table = HitRatioSimulator.run(options, "HitRatioSimulator (test)");
 
     String md = Files.readString(table);
-    assertTrue(md.contains("| trace | accesses | distinct | size | blocks | LRU | OPT | Caffeine | Caffeine weighted | L1 LRU "
-        + "| L1 TinyLFU | L2 | L2 hbase | L2 writes | L2 hbase writes |"), md);
+    assertTrue(md.contains("| trace | accesses | distinct | size | blocks | LRU | OPT | Caffeine | Caffeine weighted "
+        + "| HBase LRU | L1 LRU | L1 TinyLFU | L2 | L2 hbase | L2 writes | L2 hbase writes | targets |"), md);
+    assertTrue(md.contains("- L2 ≥ max(LRU, Caffeine) − 0.5: "), md);
     assertTrue(md.contains("| lirs/tiny | 4,000 | 200 | 10% | 20 |"), md);
     assertTrue(md.contains("| lirs/tiny | 4,000 | 200 | 50% | 100 |"), md);
     // 3 distinct keys: 10% is one block, where LRU never hits (no key repeats at once); 50% is two blocks.
@@ -78,7 +79,7 @@ class HitRatioSimulatorTest {
     assertEquals(1000, options.maxEvents());
     assertEquals(SimOptions.DEFAULT_TRACES, options.traces());
     assertTrue(assertThrows(IllegalArgumentException.class, () -> SimOptions.parse("--policies=arc"))
-        .getMessage().contains("accepted: lru, opt, caffeine, caffeine-weighted, l1-lru, l1-tinylfu, l2"));
+        .getMessage().contains("accepted: lru, opt, caffeine, caffeine-weighted, hbase-lru, l1-lru, l1-tinylfu, l2"));
     assertTrue(assertThrows(IllegalArgumentException.class, () -> SimOptions.parse("--sizes=0.1,2"))
         .getMessage().contains("'2' is not a fraction in (0, 1]"));
     assertTrue(assertThrows(IllegalArgumentException.class, () -> SimOptions.parse("--l2-engine=file"))

@@ -56,6 +56,13 @@ public enum PolicyKind {
       return CaffeinePolicy.weighted(blocks, setup.blockSize(), weight);
     }
   },
+  /** A model of HBase's {@code LruBlockCache} ({@link HBaseLruPolicy}): what {@link #L1_LRU} approximates. */
+  HBASE_LRU("HBase LRU") {
+    @Override
+    Policy create(Trace trace, int blocks, CacheSetup setup) {
+      return new HBaseLruPolicy(blocks);
+    }
+  },
   /**
    * Our L1 {@link LruBlockCache}, not started (it evicts on the inserting thread), HBase's default factors: it
    * evicts from 99% down to 95% of its capacity.
