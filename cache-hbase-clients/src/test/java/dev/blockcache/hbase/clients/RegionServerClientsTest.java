@@ -158,6 +158,22 @@ class RegionServerClientsTest {
     assertFalse(cluster.regionServers().isEmpty());
   }
 
+  @Test
+  @Order(5)
+  void hbasePerformanceEvaluationRunsItsReadsAgainstTheCluster() throws Exception {
+    org.apache.hadoop.conf.Configuration conf = cluster.util().getConfiguration();
+    PeRun.load(conf, 2_000, 4);
+    cluster.spread(TableName.valueOf(PeRun.TABLE));
+    cluster.util().flush(TableName.valueOf(PeRun.TABLE));
+    for (List<String> options : List.of(List.<String>of(), List.of("--multiGet=10"))) {
+      PeRun.Result r = PeRun.run(conf, options, "randomRead", 2, 200, 2_000);
+      assertEquals(400, r.rows(), r.command() + " rows");
+      assertTrue(r.rowsPerSecond() > 0 && r.p99Micros() >= r.p50Micros(), r.toString());
+    }
+    PeRun.Result scan = PeRun.run(conf, List.of(), "scanRange100", 1, 20, 2_000);
+    assertEquals(20, scan.rows(), scan.toString());
+  }
+
   private static Map<String, ByteIterator> fields(String key, String version) {
     Map<String, ByteIterator> values = new HashMap<>();
     for (int f = 0; f < YcsbRun.FIELDS; f++) {
