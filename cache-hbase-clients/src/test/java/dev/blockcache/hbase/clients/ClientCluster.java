@@ -55,8 +55,9 @@ final class ClientCluster implements AutoCloseable {
    * @param l2Mb each RegionServer's L2, MB ({@code hbase.bucketcache.size})
    * @param device the modelled device HFile reads go through ({@link DelayedLocalFileSystem#DEVICES})
    * @param regionServers RegionServers to start, at least 1
+   * @param bucketSizes {@code hbase.bucketcache.bucket.sizes} for every L2, or null for the default classes
    */
-  record Spec(ClientStack stack, long l1Bytes, int l2Mb, String device, int regionServers) {}
+  record Spec(ClientStack stack, long l1Bytes, int l2Mb, String device, int regionServers, String bucketSizes) {}
 
   private ClientCluster(HBaseTestingUtility util) {
     this.util = util;
@@ -68,6 +69,9 @@ final class ClientCluster implements AutoCloseable {
     loopbackOnly(conf);
     conf.set("hbase.bucketcache.ioengine", "offheap");
     conf.set("hbase.bucketcache.size", Integer.toString(spec.l2Mb()));
+    if (spec.bucketSizes() != null) {
+      conf.set("hbase.bucketcache.bucket.sizes", spec.bucketSizes());
+    }
     conf.setFloat("hfile.block.cache.size", (float) spec.l1Bytes() / Runtime.getRuntime().maxMemory());
     conf.setBoolean("hbase.unsafe.stream.capability.enforce", false);
     // Regions stay where the test or benchmark puts them: no balancer run, no size-based split mid-measurement.

@@ -51,7 +51,7 @@ class RegionServerClientsTest {
 
   @BeforeAll
   static void startCluster() throws Exception {
-    cluster = ClientCluster.start(new ClientCluster.Spec(ClientStack.OURS_EXCLUSIVE, 8L << 20, 32, "none", 2));
+    cluster = ClientCluster.start(new ClientCluster.Spec(ClientStack.OURS_EXCLUSIVE, 8L << 20, 32, "none", 2, null));
     cluster.createTable(TABLE, YcsbRun.FAMILY, ClientCluster.digitSplits("user", 4));
   }
 

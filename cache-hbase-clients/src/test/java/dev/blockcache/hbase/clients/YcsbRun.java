@@ -99,13 +99,20 @@ final class YcsbRun {
     return p;
   }
 
-  /** Inserts {@code records} rows through YCSB's load path with {@code threads} client threads. */
+  /**
+   * Inserts {@code records} rows through YCSB's load path with {@code threads} client threads, buffered on the client
+   * (every row is written once the threads have closed their bindings).
+   */
   static void load(Connection connection, long records, int threads) throws Exception {
     CoreWorkload workload = workload(Workload.C, records);
     AtomicLong next = new AtomicLong();
     AtomicLong failed = new AtomicLong();
+    Properties props = properties(Workload.C, records);
+    props.setProperty(HBaseClientDb.BUFFERED_INSERTS_KEY, "true");
     runThreads(threads, t -> {
-      HBaseClientDb db = db(connection, Workload.C, records);
+      HBaseClientDb db = new HBaseClientDb(connection);
+      db.setProperties(props);
+      db.init();
       Object state = workload.initThread(db.getProperties(), t, threads);
       while (next.getAndIncrement() < records) {
         if (!workload.doInsert(db, state)) {

@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.BufferedMutator;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Delete;
@@ -47,6 +48,12 @@ public final class HBaseClientDb extends DB {
   /** The column family every field lives in. */
   public static final String FAMILY_KEY = "ycsb.hbase.family";
 
+  /**
+   * {@code true}: inserts go through a {@code BufferedMutator}, flushed when its buffer fills and at
+   * {@link #cleanup()} (YCSB's HBase bindings call this client-side buffering; for load phases). Default false.
+   */
+  public static final String BUFFERED_INSERTS_KEY = "ycsb.hbase.clientbuffering";
+
   /** The family when {@value #FAMILY_KEY} is not set. */
   public static final String DEFAULT_FAMILY = "family";
 
@@ -57,6 +64,8 @@ public final class HBaseClientDb extends DB {
   private byte[] family;
   private String tableName;
   private Table table;
+  private boolean bufferedInserts;
+  private BufferedMutator mutator;
 
   /** For YCSB's client: the connection is opened in {@link #init()} from the {@code hbase.*} properties. */
   public HBaseClientDb() {
@@ -76,6 +85,11 @@ public final class HBaseClientDb extends DB {
       throw new DBException(FAMILY_KEY + "='" + familyName + "': expected a column family name (not blank, no ':')");
     }
     family = Bytes.toBytes(familyName);
+    String buffered = props.getProperty(BUFFERED_INSERTS_KEY, "false").trim();
+    if (!buffered.equals("true") && !buffered.equals("false")) {
+      throw new DBException(BUFFERED_INSERTS_KEY + "='" + buffered + "': expected true or false");
+    }
+    bufferedInserts = Boolean.parseBoolean(buffered);
     if (given != null) {
       connection = given;
       return;
@@ -97,6 +111,10 @@ public final class HBaseClientDb extends DB {
   @Override
   public void cleanup() throws DBException {
     try {
+      if (mutator != null) {
+        mutator.close();
+        mutator = null;
+      }
       if (table != null) {
         table.close();
         table = null;
@@ -173,7 +191,18 @@ public final class HBaseClientDb extends DB {
 
   @Override
   public Status insert(String tableName, String key, Map<String, ByteIterator> values) {
-    return put(tableName, key, values);
+    if (!bufferedInserts) {
+      return put(tableName, key, values);
+    }
+    try {
+      if (mutator == null) {
+        mutator = connection.getBufferedMutator(TableName.valueOf(tableName));
+      }
+      mutator.mutate(toPut(key, values));
+      return Status.OK;
+    } catch (IOException e) {
+      return failed(e);
+    }
   }
 
   @Override
@@ -186,13 +215,17 @@ public final class HBaseClientDb extends DB {
     }
   }
 
-  private Status put(String tableName, String key, Map<String, ByteIterator> values) {
+  private Put toPut(String key, Map<String, ByteIterator> values) {
     Put put = new Put(Bytes.toBytes(key));
     for (Map.Entry<String, ByteIterator> field : values.entrySet()) {
       put.addColumn(family, Bytes.toBytes(field.getKey()), field.getValue().toArray());
     }
+    return put;
+  }
+
+  private Status put(String tableName, String key, Map<String, ByteIterator> values) {
     try {
-      table(tableName).put(put);
+      table(tableName).put(toPut(key, values));
       return Status.OK;
     } catch (IOException e) {
       return failed(e);
