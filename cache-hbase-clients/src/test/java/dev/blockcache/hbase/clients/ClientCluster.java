@@ -74,11 +74,10 @@ final class ClientCluster implements AutoCloseable {
     }
     conf.setFloat("hfile.block.cache.size", (float) spec.l1Bytes() / Runtime.getRuntime().maxMemory());
     conf.setBoolean("hbase.unsafe.stream.capability.enforce", false);
-    // Regions stay where the test or benchmark puts them: no balancer run, no size-based split mid-measurement.
+    // Regions stay where the test or benchmark puts them: no balancer run mid-measurement (the tables stay far below
+    // the size at which HBase's default policy splits a region).
     conf.setBoolean("hbase.balancer.tablesOnMaster", false);
     conf.setInt("hbase.balancer.period", Integer.MAX_VALUE);
-    conf.set("hbase.regionserver.region.split.policy",
-        "org.apache.hadoop.hbase.regionserver.DisabledRegionSplitPolicy");
     spec.stack().configure(conf);
     DelayedLocalFileSystem.install(conf, spec.device());
     HBaseTestingUtility util = new HBaseTestingUtility(conf);

@@ -1,5 +1,6 @@
 package dev.blockcache.hbase.clients;
 
+import dev.blockcache.jmh.experiments.YcsbWorkload;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -104,7 +105,7 @@ class RegionServerClientsTest {
   @SuppressWarnings("JdkObsolete") // YCSB's scan result type
   void theBindingReadsBackWhatItWrote() throws Exception {
     HBaseClientDb db = new HBaseClientDb(cluster.connection());
-    db.setProperties(YcsbRun.properties(YcsbRun.Workload.C, 0));
+    db.setProperties(YcsbRun.properties(YcsbWorkload.C, 0));
     db.init();
     try {
       String[] keys = {"user1binding", "user5binding", "user8binding"};
@@ -143,7 +144,7 @@ class RegionServerClientsTest {
   void ycsbCoreWorkloadsRunOverTheBindingWithEveryReadVerified() throws Exception {
     YcsbRun.load(cluster.connection(), RECORDS, 2);
     cluster.util().flush(TABLE);
-    for (YcsbRun.Workload workload : YcsbRun.Workload.values()) {
+    for (YcsbWorkload workload : YcsbWorkload.values()) {
       YcsbRun.Result r = YcsbRun.run(cluster.connection(), workload, RECORDS, 2, 1_000, Duration.ofSeconds(30));
       assertEquals(1_000, r.operations(), workload + " operations");
       assertEquals(0, r.wrongReads(), workload + ": reads YCSB found wrong");

@@ -1,5 +1,6 @@
 package dev.blockcache.hbase.clients;
 
+import dev.blockcache.jmh.experiments.YcsbWorkload;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.blockcache.hbase.minicluster.RegionServerProbes;
@@ -52,9 +53,14 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  *
  * <p>Thread-safety: JUnit's thread drives; client threads are YCSB's and PE's.
  */
-@Tag(ClientCluster.LARGE_TESTS)
+@Tag(RsClientsBench.INTEGRATION_TESTS)
 @EnabledIfSystemProperty(named = "blockcache.rsclients", matches = "true")
 class RsClientsBench {
+  /**
+   * HBase's scale tag without a time limit: a full run outlasts the large tests' 13 minutes; its own bounds are
+   * {@link BenchConfig}'s windows and counts.
+   */
+  static final String INTEGRATION_TESTS = "org.apache.hadoop.hbase.testclassification.IntegrationTests";
   /** Each RegionServer's L1: HBase's LruBlockCache, index and bloom blocks (and data blocks behind the hook). */
   static final long L1_BYTES = 16L << 20;
   /** Each RegionServer's L2, MB: two RegionServers hold 32 MB of data blocks. */
@@ -134,10 +140,10 @@ class RsClientsBench {
       }
       long datasetBytes = storeFileBytes(cluster, ycsb);
       Duration window = Duration.ofSeconds(config.seconds());
-      YcsbRun.run(cluster.connection(), YcsbRun.Workload.C, records, config.ycsbThreads(), config.maxOperations(),
+      YcsbRun.run(cluster.connection(), YcsbWorkload.C, records, config.ycsbThreads(), config.maxOperations(),
           window);
-      for (YcsbRun.Workload workload : List.of(YcsbRun.Workload.C, YcsbRun.Workload.A, YcsbRun.Workload.F,
-          YcsbRun.Workload.UPDATE_ONLY)) {
+      for (YcsbWorkload workload : List.of(YcsbWorkload.C, YcsbWorkload.A, YcsbWorkload.F,
+          YcsbWorkload.UPDATE_ONLY)) {
         RsProbe before = RsProbe.take(cluster);
         YcsbRun.Result r = YcsbRun.run(cluster.connection(), workload, records, config.ycsbThreads(),
             config.maxOperations(), window);

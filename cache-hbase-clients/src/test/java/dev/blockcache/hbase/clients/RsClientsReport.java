@@ -1,5 +1,6 @@
 package dev.blockcache.hbase.clients;
 
+import dev.blockcache.jmh.experiments.YcsbWorkload;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -24,7 +25,7 @@ final class RsClientsReport {
   record Window(ClientStack stack, int round, String dataset, String client, String label, int threads, long ops,
       double opsPerSecond, double p50Micros, double p95Micros, double p99Micros, RsProbe rs) {
     static Window ycsb(ClientStack stack, int round, String dataset, YcsbRun.Result r, RsProbe rs) {
-      return new Window(stack, round, dataset, "YCSB", r.workload().label(), 0, r.operations(), r.opsPerSecond(),
+      return new Window(stack, round, dataset, "YCSB", YcsbRun.label(r.workload()), 0, r.operations(), r.opsPerSecond(),
           r.latencyMicros().getValueAtPercentile(50), r.latencyMicros().getValueAtPercentile(95),
           r.latencyMicros().getValueAtPercentile(99), rs);
     }

@@ -1,12 +1,14 @@
 package dev.blockcache.hbase.clients;
 
 import dev.blockcache.hbase.clients.ycsb.HBaseClientDb;
+import dev.blockcache.jmh.experiments.YcsbWorkload;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
@@ -16,7 +18,8 @@ import site.ycsb.measurements.exporter.MeasurementsExporter;
 import site.ycsb.workloads.CoreWorkload;
 
 /**
- * YCSB's own {@link CoreWorkload} driven programmatically over {@link HBaseClientDb}: a load phase of
+ * YCSB's own {@link CoreWorkload} driven programmatically, with the operation mixes of cache-jmh's
+ * {@link YcsbWorkload} (A, C, F, update-only), over {@link HBaseClientDb}: a load phase of
  * {@code doInsert}s, then a run phase of {@code doTransaction}s bounded by an operation count and a duration, each
  * timed into an HdrHistogram (one YCSB operation, a read-modify-write of workload F included, is one sample). Rows are
  * the seed's 10 fields of 100 B; keys are YCSB's hashed ones; the request distribution is YCSB's Zipfian (its
@@ -43,26 +46,9 @@ final class YcsbRun {
 
   private YcsbRun() {}
 
-  /** The seed's workloads: operation mixes of YCSB's A, C, F and an update-only one. */
-  enum Workload {
-    A(0.5, 0.5, 0),
-    C(1, 0, 0),
-    F(0.5, 0, 0.5),
-    UPDATE_ONLY(0, 1, 0);
-
-    private final double read;
-    private final double update;
-    private final double readModifyWrite;
-
-    Workload(double read, double update, double readModifyWrite) {
-      this.read = read;
-      this.update = update;
-      this.readModifyWrite = readModifyWrite;
-    }
-
-    String label() {
-      return name().toLowerCase(Locale.ROOT).replace('_', '-');
-    }
+  /** A workload's name in reports: {@code a}, {@code c}, {@code f}, {@code update-only}. */
+  static String label(YcsbWorkload workload) {
+    return workload.name().toLowerCase(Locale.ROOT).replace('_', '-');
   }
 
   /**
@@ -73,14 +59,14 @@ final class YcsbRun {
    * @param failedReads reads YCSB found empty (missing row, or an error after the client's retries)
    * @param errors operations the binding turned into {@code Status.ERROR}
    */
-  record Result(Workload workload, long operations, double seconds, Histogram latencyMicros, long wrongReads,
+  record Result(YcsbWorkload workload, long operations, double seconds, Histogram latencyMicros, long wrongReads,
       long failedReads, long errors) {
     double opsPerSecond() {
       return operations / seconds;
     }
   }
 
-  static Properties properties(Workload workload, long records) {
+  static Properties properties(YcsbWorkload workload, long records) {
     Properties p = new Properties();
     p.setProperty("table", TABLE);
     p.setProperty("recordcount", Long.toString(records));
@@ -89,9 +75,9 @@ final class YcsbRun {
     p.setProperty("requestdistribution", "zipfian");
     p.setProperty("readallfields", "true");
     p.setProperty("dataintegrity", "true");
-    p.setProperty("readproportion", Double.toString(workload.read));
-    p.setProperty("updateproportion", Double.toString(workload.update));
-    p.setProperty("readmodifywriteproportion", Double.toString(workload.readModifyWrite));
+    p.setProperty("readproportion", Double.toString(workload.readProportion()));
+    p.setProperty("updateproportion", Double.toString(workload.updateProportion()));
+    p.setProperty("readmodifywriteproportion", Double.toString(workload.readModifyWriteProportion()));
     p.setProperty("scanproportion", "0");
     p.setProperty("insertproportion", "0");
     // Read by the Zipfian key chooser to size room for keys inserted during the run; these mixes insert none.
@@ -104,10 +90,10 @@ final class YcsbRun {
    * (every row is written once the threads have closed their bindings).
    */
   static void load(Connection connection, long records, int threads) throws Exception {
-    CoreWorkload workload = workload(Workload.C, records);
+    CoreWorkload workload = workload(YcsbWorkload.C, records);
     AtomicLong next = new AtomicLong();
     AtomicLong failed = new AtomicLong();
-    Properties props = properties(Workload.C, records);
+    Properties props = properties(YcsbWorkload.C, records);
     props.setProperty(HBaseClientDb.BUFFERED_INSERTS_KEY, "true");
     runThreads(threads, t -> {
       HBaseClientDb db = new HBaseClientDb(connection);
@@ -127,8 +113,14 @@ final class YcsbRun {
   }
 
   /** Runs {@code workload} until {@code maxOperations} operations or {@code maxTime}, whichever comes first. */
-  static Result run(Connection connection, Workload workload, long records, int threads, long maxOperations,
+  static Result run(Connection connection, YcsbWorkload workload, long records, int threads, long maxOperations,
       Duration maxTime) throws Exception {
+    return run(connection, workload, records, threads, maxOperations, maxTime, new AtomicBoolean());
+  }
+
+  /** As above, and stops early once {@code stop} is set (checked before each operation). */
+  static Result run(Connection connection, YcsbWorkload workload, long records, int threads, long maxOperations,
+      Duration maxTime, AtomicBoolean stop) throws Exception {
     CoreWorkload core = workload(workload, records);
     Recorder recorder = new Recorder(MAX_LATENCY_MICROS, 3);
     AtomicLong done = new AtomicLong();
@@ -139,7 +131,7 @@ final class YcsbRun {
     runThreads(threads, t -> {
       HBaseClientDb db = db(connection, workload, records);
       Object state = core.initThread(db.getProperties(), t, threads);
-      while (System.nanoTime() < end && done.getAndIncrement() < maxOperations) {
+      while (!stop.get() && System.nanoTime() < end && done.getAndIncrement() < maxOperations) {
         long began = System.nanoTime();
         core.doTransaction(db, state);
         recorder.recordValue(Math.min(MAX_LATENCY_MICROS, (System.nanoTime() - began) / 1_000));
@@ -154,13 +146,13 @@ final class YcsbRun {
         verifyAfter[1] - verifyBefore[1], errors.get());
   }
 
-  private static CoreWorkload workload(Workload workload, long records) throws Exception {
+  private static CoreWorkload workload(YcsbWorkload workload, long records) throws Exception {
     CoreWorkload core = new CoreWorkload();
     core.init(properties(workload, records));
     return core;
   }
 
-  private static HBaseClientDb db(Connection connection, Workload workload, long records) throws Exception {
+  private static HBaseClientDb db(Connection connection, YcsbWorkload workload, long records) throws Exception {
     HBaseClientDb db = new HBaseClientDb(connection);
     db.setProperties(properties(workload, records));
     db.init();

@@ -4,6 +4,8 @@ import dev.blockcache.hbase.HBaseL2Cache;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.Waiter;
 import org.apache.hadoop.hbase.io.hfile.BlockCache;
 import org.apache.hadoop.hbase.regionserver.HRegionServer;
 
@@ -58,22 +60,20 @@ public final class RegionServerProbes {
    * Waits, at most 60 s, until {@code l2}'s writers have drained: ours through its drain hook; HBase's BucketCache,
    * which has none, until its block count stops moving for a second.
    */
-  public static void awaitSettled(BlockCache l2) throws InterruptedException {
+  public static void awaitSettled(BlockCache l2) {
     if (l2 instanceof HBaseL2Cache ours) {
       if (!ours.l2().awaitWritten(Duration.ofSeconds(60))) {
         throw new IllegalStateException("our L2's writers did not drain within 60 s");
       }
       return;
     }
-    long deadline = System.nanoTime() + 60_000_000_000L;
-    long last = -1;
-    while (System.nanoTime() < deadline) {
+    long[] last = {-1};
+    // HBase's Waiter polls once a second, bounded: settled once two polls see the same block count.
+    Waiter.waitFor(new Configuration(false), 60_000, 1_000, () -> {
       long now = l2.getBlockCount();
-      if (now == last) {
-        return;
-      }
-      last = now;
-      Thread.sleep(1_000);
-    }
+      boolean settled = now == last[0];
+      last[0] = now;
+      return settled;
+    });
   }
 }
