@@ -60,7 +60,7 @@ public final class RegionServerProbes {
    * Waits, at most 60 s, until {@code l2}'s writers have drained: ours through its drain hook; HBase's BucketCache,
    * which has none, until its block count stops moving for a second.
    */
-  public static void awaitSettled(BlockCache l2) {
+  public static void awaitSettled(BlockCache l2) throws InterruptedException {
     if (l2 instanceof HBaseL2Cache ours) {
       if (!ours.l2().awaitWritten(Duration.ofSeconds(60))) {
         throw new IllegalStateException("our L2's writers did not drain within 60 s");
