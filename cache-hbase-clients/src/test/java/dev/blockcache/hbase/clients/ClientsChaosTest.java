@@ -1,9 +1,9 @@
 package dev.blockcache.hbase.clients;
 
-import dev.blockcache.jmh.experiments.YcsbWorkload;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.blockcache.jmh.experiments.YcsbWorkload;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -69,6 +69,8 @@ class ClientsChaosTest {
           stop.set(true);
         }
         YcsbRun.Result r = during.get(CLIENT_SECONDS + 60, TimeUnit.SECONDS);
+        System.out.printf("chaos: %d YCSB operations during the actions, %d wrong, %d empty, %d errors%n",
+            r.operations(), r.wrongReads(), r.failedReads(), r.errors());
         assertTrue(r.operations() > 0, "the client ran no operation");
         assertEquals(0, r.wrongReads(), "reads YCSB found holding another value");
         assertEquals(0, r.failedReads(), "reads YCSB found empty");

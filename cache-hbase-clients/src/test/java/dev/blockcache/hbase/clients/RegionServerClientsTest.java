@@ -1,6 +1,5 @@
 package dev.blockcache.hbase.clients;
 
-import dev.blockcache.jmh.experiments.YcsbWorkload;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -9,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.blockcache.hbase.BlockCacheRegionServer;
 import dev.blockcache.hbase.HBaseL2Cache;
 import dev.blockcache.hbase.clients.ycsb.HBaseClientDb;
+import dev.blockcache.jmh.experiments.YcsbWorkload;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;

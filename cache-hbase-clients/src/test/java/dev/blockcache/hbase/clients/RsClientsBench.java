@@ -1,9 +1,9 @@
 package dev.blockcache.hbase.clients;
 
-import dev.blockcache.jmh.experiments.YcsbWorkload;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.blockcache.hbase.minicluster.RegionServerProbes;
+import dev.blockcache.jmh.experiments.YcsbWorkload;
 import io.netty.util.ResourceLeakDetector;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
@@ -69,8 +69,8 @@ class RsClientsBench {
   static final String BUCKET_SIZES = "66560,99328,132096";
   /** YCSB records of the dataset that fits the L2s (about half of them; two thirds with PE's table). */
   static final int FITS_RECORDS = 10_000;
-  /** YCSB records of the dataset four times the L2s (the report gives the measured ratio). */
-  static final int LARGE_RECORDS = 80_000;
+  /** YCSB records of the dataset over four times the L2s (the report gives the measured ratio). */
+  static final int LARGE_RECORDS = 96_000;
   /** PE rows (1 KB values), fits dataset only. */
   static final int PE_ROWS = 5_000;
   static final int REGIONS = 4;

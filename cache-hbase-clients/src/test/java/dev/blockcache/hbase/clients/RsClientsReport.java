@@ -1,6 +1,5 @@
 package dev.blockcache.hbase.clients;
 
-import dev.blockcache.jmh.experiments.YcsbWorkload;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;

@@ -58,7 +58,7 @@ final class RsClientsVerdicts {
         double zero = median(all, ClientStack.OURS_EXCLUSIVE, at, Window::opsPerSecond);
         double copy = median(all, ClientStack.OURS_EXCLUSIVE_COPY, at, Window::opsPerSecond);
         if (!Double.isNaN(zero / copy)) {
-          figures.append(figures.length() == 0 ? "" : ", ").append(threads).append(" threads ")
+          figures.append(figures.length() == 0 ? "" : ", ").append("at ").append(threads).append(": ")
               .append(fmt("%.2f×", zero / copy));
         }
       }
@@ -90,8 +90,8 @@ final class RsClientsVerdicts {
           .append(" (seed: C 0.02×, A 0.09×, F 0.07×, update-only 0.99×); C p99 ")
           .append(fmt("%,.0f", median(all, stack, fitsC, Window::p99Micros))).append(" → ")
           .append(fmt("%,.0f µs", median(all, stack, largeC, Window::p99Micros))).append(", C L2 hit ratio ")
-          .append(fmt("%.1f", 100 * median(all, stack, fitsC, w -> w.rs().l2HitRatio()))).append(" → ")
-          .append(fmt("%.1f %%", 100 * median(all, stack, largeC, w -> w.rs().l2HitRatio()))).append('\n');
+          .append(percent(median(all, stack, fitsC, w -> w.rs().l2HitRatio()))).append(" → ")
+          .append(percent(median(all, stack, largeC, w -> w.rs().l2HitRatio()))).append(" %\n");
     }
     out.append('\n');
   }
@@ -111,6 +111,11 @@ final class RsClientsVerdicts {
     boolean ran = !figure.contains("NaN");
     out.append("- ").append(target).append(": **").append(!ran ? "not run" : met ? "met" : "not met").append("** (")
         .append(figure).append(")\n");
+  }
+
+  /** A hit ratio in percent, or a dash where the tier saw no lookup. */
+  private static String percent(double ratio) {
+    return Double.isNaN(ratio) ? "–" : fmt("%.1f", 100 * ratio);
   }
 
   private static String fmt(String format, double v) {
