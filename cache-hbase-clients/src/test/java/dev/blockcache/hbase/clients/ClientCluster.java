@@ -167,10 +167,14 @@ final class ClientCluster implements AutoCloseable {
   public void close() throws IOException {
     try {
       util.shutdownMiniHBaseCluster();
-      util.shutdownMiniZKCluster();
     } finally {
-      // A cached file: filesystem keeps its device: the next cluster may model another.
-      FileSystem.closeAll();
+      try {
+        // ZooKeeper stops even when HBase's shutdown failed (a killed RegionServer that never came back, say).
+        util.shutdownMiniZKCluster();
+      } finally {
+        // A cached file: filesystem keeps its device: the next cluster may model another.
+        FileSystem.closeAll();
+      }
     }
   }
 }
