@@ -4,15 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.blockcache.hbase.HBaseL2Cache;
 import io.netty.util.ResourceLeakDetector;
 import java.io.IOException;
-import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -30,7 +27,6 @@ import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Table;
-import org.apache.hadoop.hbase.io.hfile.BlockCache;
 import org.apache.hadoop.hbase.io.hfile.CombinedBlockCache;
 import org.apache.hadoop.hbase.regionserver.HRegionServer;
 import org.apache.hadoop.hbase.util.Bytes;
@@ -132,7 +128,7 @@ class RegionServerPlacementBench {
       for (int i = 0; i < ROWS; i++) {
         table.get(new Get(row(i)));
       }
-      awaitSettled(cache.getSecondLevelCache());
+      RegionServerProbes.awaitSettled(cache.getSecondLevelCache());
       gets(util, warmup, rs, cache);
       return gets(util, seconds, rs, cache);
     } finally {
@@ -154,33 +150,11 @@ class RegionServerPlacementBench {
     util.flush(TABLE);
   }
 
-  /** Waits, at most 60 s, until the L2's block count stops moving for a second (its writers drained). */
-  private static void awaitSettled(BlockCache l2) throws InterruptedException {
-    if (l2 instanceof HBaseL2Cache ours) { // ours has a drain hook; HBase's BucketCache has none, so it is polled
-      if (!ours.l2().awaitWritten(Duration.ofSeconds(60))) {
-        throw new IllegalStateException("our L2's writers did not drain within 60 s");
-      }
-      return;
-    }
-    long deadline = System.nanoTime() + 60_000_000_000L;
-    long last = -1;
-    while (System.nanoTime() < deadline) {
-      long now = l2.getBlockCount();
-      if (now == last) {
-        return;
-      }
-      last = now;
-      Thread.sleep(1_000);
-    }
-  }
-
   private static Window gets(HBaseTestingUtility util, int seconds, HRegionServer rs, CombinedBlockCache cache)
       throws Exception {
-    com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-    String port = "port=" + rs.getRpcServer().getListenerAddress().getPort();
-    long handlerBefore = handlerBytes(threads, port);
-    long jvmBefore = threads.getTotalThreadAllocatedBytes();
-    long gcBefore = gcMillis();
+    long handlerBefore = RegionServerProbes.handlerBytes(rs);
+    long jvmBefore = RegionServerProbes.jvmBytes();
+    long gcBefore = RegionServerProbes.gcMillis();
     long l1HitsBefore = cache.getFirstLevelCache().getStats().getHitCount();
     long l2HitsBefore = cache.getSecondLevelCache().getStats().getHitCount();
     AtomicLong done = new AtomicLong();
@@ -213,31 +187,11 @@ class RegionServerPlacementBench {
     double elapsed = (System.nanoTime() - start) / 1e9;
     assertTrue(failures.isEmpty(), "client failed: " + failures);
     long n = done.get();
-    return new Window(n / elapsed, (double) (handlerBytes(threads, port) - handlerBefore) / n,
-        (double) (threads.getTotalThreadAllocatedBytes() - jvmBefore) / n, gcMillis() - gcBefore,
+    return new Window(n / elapsed, (double) (RegionServerProbes.handlerBytes(rs) - handlerBefore) / n,
+        (double) (RegionServerProbes.jvmBytes() - jvmBefore) / n, RegionServerProbes.gcMillis() - gcBefore,
         (double) (cache.getFirstLevelCache().getStats().getHitCount() - l1HitsBefore) / n,
         (double) (cache.getSecondLevelCache().getStats().getHitCount() - l2HitsBefore) / n,
         cache.getFirstLevelCache().getDataBlockCount());
-  }
-
-  /** Bytes allocated so far by the live RPC handler threads of the server listening on {@code port}. */
-  private static long handlerBytes(com.sun.management.ThreadMXBean threads, String port) {
-    long bytes = 0;
-    for (Thread t : Thread.getAllStackTraces().keySet()) {
-      String name = t.getName();
-      if (name.contains("handler=") && name.contains(port)) {
-        bytes += Math.max(0, threads.getThreadAllocatedBytes(t.getId()));
-      }
-    }
-    return bytes;
-  }
-
-  private static long gcMillis() {
-    long ms = 0;
-    for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-      ms += Math.max(0, gc.getCollectionTime());
-    }
-    return ms;
   }
 
   private static String report(Map<RegionServerStack, List<Window>> results, int warmup, int seconds,

@@ -12,18 +12,18 @@ import org.apache.hadoop.conf.Configuration;
  *
  * <p>Thread-safety: immutable.
  */
-enum RegionServerStack {
+public enum RegionServerStack {
   /** HBase's BucketCache in HBase's {@code CombinedBlockCache}: the baseline. */
   HBASE_BUCKET {
     @Override
-    void configure(Configuration conf) {
+    public void configure(Configuration conf) {
       // hbase.bucketcache.ioengine alone: HBase's BlockCacheFactory builds its own L2.
     }
   },
   /** Ours behind {@code hbase.blockcache.external.class}: HBase's {@code InclusiveCombinedBlockCache}. */
   OURS_HOOK {
     @Override
-    void configure(Configuration conf) {
+    public void configure(Configuration conf) {
       conf.setBoolean("hbase.blockcache.use.external", true);
       conf.set("hbase.blockcache.external.class", HBaseL2Cache.class.getName());
     }
@@ -31,11 +31,11 @@ enum RegionServerStack {
   /** Ours placed by {@code hbase.regionserver.impl}: HBase's non-inclusive {@code CombinedBlockCache}. */
   OURS_EXCLUSIVE {
     @Override
-    void configure(Configuration conf) {
+    public void configure(Configuration conf) {
       conf.set("hbase.regionserver.impl", BlockCacheRegionServer.class.getName());
     }
   };
 
   /** Adds this stack's keys to {@code conf}, which already names the L2's engine and size. */
-  abstract void configure(Configuration conf);
+  public abstract void configure(Configuration conf);
 }

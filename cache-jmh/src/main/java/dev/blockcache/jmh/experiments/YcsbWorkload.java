@@ -31,6 +31,21 @@ public enum YcsbWorkload {
     this.readModifyWrite = readModifyWrite;
   }
 
+  /** Share of reads in the mix: YCSB's {@code readproportion}. */
+  public double readProportion() {
+    return read;
+  }
+
+  /** Share of updates in the mix: YCSB's {@code updateproportion}. */
+  public double updateProportion() {
+    return update;
+  }
+
+  /** Share of read-modify-writes in the mix: YCSB's {@code readmodifywriteproportion}. */
+  public double readModifyWriteProportion() {
+    return readModifyWrite;
+  }
+
   /** YCSB's own operation chooser for this mix; not thread-safe (YCSB's generators keep their last value). */
   DiscreteGenerator chooser() {
     DiscreteGenerator g = new DiscreteGenerator();
