@@ -29,8 +29,9 @@ import org.openjdk.jmh.annotations.Fork;
  * with {@code SIGKILL} ({@link Process#destroyForcibly()}) to test the restart after an unclean stop.
  *
  * <p>Run (docs/benchmarks.md): {@code java -cp <cache-jmh classpath> dev.blockcache.jmh.scale.ScaleExperiment
- * [--sizes 1,8,64] [--hbase 1,8] [--file-cell] [--out docs/results] [--work /tmp]}; {@code --report-only} rewrites
- * the report from {@code experiment5-scale.properties}.
+ * [--sizes 1,8,64] [--hbase 1,8] [--file-cell] [--heap-only 1,8,64] [--out docs/results] [--work /tmp]};
+ * {@code --merge} adds to the figures already in {@code experiment5-scale.properties}, {@code --report-only}
+ * rewrites the report from them.
  *
  * <p>Thread-safety: a main.
  */
@@ -64,6 +65,11 @@ public final class ScaleExperiment {
           continue;
         }
         run.cell(new ScaleCell(Integer.parseInt(m) * MIB_BLOCKS, 64 * 1024, ScaleCell.Engine.HEADERS, null));
+      }
+      if (opts.containsKey("--heap-only")) {
+        for (String m : opts.get("--heap-only").split(",")) {
+          run.heapOnly(new ScaleCell(Integer.parseInt(m) * MIB_BLOCKS, 64 * 1024, ScaleCell.Engine.HEADERS, null));
+        }
       }
       if (opts.containsKey("--small-blocks")) {
         run.cell(new ScaleCell(64 * MIB_BLOCKS, 4 * 1024, ScaleCell.Engine.HEADERS, null));
@@ -141,6 +147,19 @@ public final class ScaleExperiment {
       results.put(id + ".block_size", Integer.toString(cell.blockSize()));
       results.put(id + ".engine", cell.engine().name());
       results.put(id + ".heap", heap);
+    } finally {
+      deleteTree(dir);
+    }
+  }
+
+  /** The {@code heap} phase alone: forced-GC and live-object heap per block of a filled cell. */
+  private void heapOnly(ScaleCell spec) throws IOException, InterruptedException {
+    Path dir = Files.createTempDirectory(work, "scale-heap");
+    ScaleCell cell = new ScaleCell(spec.blocks(), spec.blockSize(), spec.engine(), dir);
+    try {
+      System.out.println("== heap of " + cell.label() + " in " + dir);
+      String heap = cell.blocks() > 16 * MIB_BLOCKS ? "5g" : "2g";
+      record(id(cell), child(ScaleChild.class, heap, phase("heap", cell, cell.blocks()), false));
     } finally {
       deleteTree(dir);
     }
