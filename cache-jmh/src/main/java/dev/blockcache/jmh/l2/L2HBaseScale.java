@@ -13,7 +13,7 @@ import org.apache.hadoop.hbase.io.hfile.bucket.BucketCache;
 /**
  * HBase 2.6.4's {@code BucketCache} in the scale experiment (a child JVM of {@code ScaleExperiment}): heap per cached
  * block at {@code blocks} blocks, measured as {@link L2HeapPerEntry} measures it (forced-GC delta of the whole JVM,
- * blocks of {@value L2HeapPerEntry#BLOCK_BYTES} bytes in items of {@code {512, 8192}}), on a {@code file:} engine so
+ * blocks of 256 bytes in items of {@code {512, 8192}}), on a {@code file:} engine so
  * that millions of blocks need no direct memory: first without persistence (HBase's default), then with a
  * persistence path (what its warm restart needs, which costs heap of its own); then its restart: {@code shutdown}
  * persists the backing map, and a new cache on the same files restores it, timed from the constructor to a backing
@@ -74,12 +74,15 @@ public final class L2HBaseScale {
     long before = HeapFigure.settledHeap();
     HBaseBucketAdapter cache = HBaseBucketAdapter.forFootprint("HBASE_BUCKET", setup, L2HeapPerEntry.BUCKET_SIZES,
         persistence);
+    long refused = 0;
     for (int i = 0; i < setup.keys(); i++) {
-      if (!cache.insert(i)) {
-        throw new IllegalStateException("HBase refused block " + i);
-      }
+      refused += cache.insert(i) ? 0 : 1; // a writer queue still full after the wait; its persister slows writers
     }
     cache.drain();
+    put(persistence == null ? "hbase_refused" : "hbase_persistent_refused", refused);
+    if (refused > setup.keys() / 100) {
+      throw new IllegalStateException("HBase refused " + refused + " of " + setup.keys() + " blocks");
+    }
     double perBlock = (double) (HeapFigure.settledHeap() - before) / cache.blockCount();
     Reference.reachabilityFence(cache);
     return new Filled(cache, perBlock);

@@ -125,7 +125,7 @@ record ScaleCell(int blocks, int blockSize, Engine engine, Path dir) {
 
   /** A short name: "64M x 64 KiB (headers)". */
   String label() {
-    String size = blocks % (1 << 20) == 0 ? blocks / (1 << 20) + "M" : String.format(Locale.ROOT, "%,d", blocks);
+    String size = blocks % (1 << 20) == 0 ? blocks / (1 << 20) + "M" : blocks / 1024 + "K";
     return size + " x " + blockSize / 1024 + " KiB (" + engine.name().toLowerCase(Locale.ROOT) + ")";
   }
 }

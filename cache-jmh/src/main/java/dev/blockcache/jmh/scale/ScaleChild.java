@@ -21,13 +21,13 @@ import org.HdrHistogram.Histogram;
 
 /**
  * The child JVMs of the scale experiment, one phase each, printing {@code key=value} lines for
- * {@link ScaleExperiment}:
+ * {@code ScaleExperiment}:
  * <ol>
- *   <li>{@code fill}: on the header engine, {@link ScalePrefill} writes the cell's blocks' headers and checkpoint;
+ *   <li>{@code fill}: on the header engine, {@code ScalePrefill} writes the cell's blocks' headers and checkpoint;
  *       heap baseline; open the cache, which restores them (on {@code file:}, fill it by inserts instead; no
  *       checkpoint runs but the one at close);
  *       heap per cached block (forced-GC delta of the whole JVM, full minus empty); idle gets; evict-by-file of a
- *       file of {@value ScaleCell#EVICT_FILE_BLOCKS} blocks; gets while one thread inserts new blocks as fast as
+ *       file of 100,000 blocks; gets while one thread inserts new blocks as fast as
  *       the cache takes them (eviction running); close (its final checkpoint timed); then a plain-array floor of
  *       the same heap footprint.</li>
  *   <li>{@code restart}: a clean restart from that checkpoint (timed), a warm sample, gets while checkpoints run back
@@ -39,7 +39,7 @@ import org.HdrHistogram.Histogram;
  * Blocks are zeros of the cell's block size, offered with {@code handOver} of a retained duplicate of one shared
  * buffer (the cache releases each reference once the block is in its slot).
  *
- * <p>Run by {@link ScaleExperiment}; arguments {@code phase blocks blockSize engine dir keysInserted}.
+ * <p>Run by {@code ScaleExperiment}; arguments {@code phase blocks blockSize engine dir keysInserted}.
  *
  * <p>Thread-safety: a main.
  */

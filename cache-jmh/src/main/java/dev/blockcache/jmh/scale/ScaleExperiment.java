@@ -22,9 +22,9 @@ import org.openjdk.jmh.annotations.Fork;
 /**
  * Experiment 5, scale: one L2 filled to 1M, 8M and 64M blocks of 64 KiB (and 64M of 4 KiB), every figure of a size
  * from child JVMs of its own ({@link ScaleChild}), HBase 2.6.4's BucketCache at the sizes it holds in the same heap
- * ({@link L2HBaseScale}), and the report ({@link ScaleReport}).
+ * ({@link L2HBaseScale}), and the report ({@code ScaleReport}).
  *
- * <p>Cells whose data does not fit the disk run on the {@link HeaderSlotEngine} measuring device; the largest size
+ * <p>Cells whose data does not fit the disk run on the {@code HeaderSlotEngine} measuring device; the largest size
  * whose cache file fits the free disk (with a margin) runs again on a real {@code file:} engine. A child is killed
  * with {@code SIGKILL} ({@link Process#destroyForcibly()}) to test the restart after an unclean stop.
  *
@@ -109,21 +109,23 @@ public final class ScaleExperiment {
     return opts;
   }
 
-  /** The largest size of 64 KiB blocks (1M steps from 1M) whose cache file fits the free disk, on {@code file:}. */
+  /**
+   * The largest power-of-two count of 64 KiB blocks (128K to 64M) whose cache file fits the free disk (less a
+   * margin for others), on {@code file:}.
+   */
   private void fileCell() throws IOException, InterruptedException {
     long free = Files.getFileStore(work).getUsableSpace() - DISK_MARGIN;
     int best = 0;
-    for (int m = 1; m <= 64; m *= 2) {
-      ScaleCell c = new ScaleCell(m * MIB_BLOCKS, 64 * 1024, ScaleCell.Engine.FILE, work);
-      if (c.diskBytes() <= free) {
-        best = m;
+    for (int blocks = 1 << 17; blocks <= 64 * MIB_BLOCKS; blocks *= 2) {
+      if (new ScaleCell(blocks, 64 * 1024, ScaleCell.Engine.FILE, work).diskBytes() <= free) {
+        best = blocks;
       }
     }
     if (best == 0) {
       System.out.println("no file: cell fits the free disk (" + free + " bytes after the margin)");
       return;
     }
-    cell(new ScaleCell(best * MIB_BLOCKS, 64 * 1024, ScaleCell.Engine.FILE, null));
+    cell(new ScaleCell(best, 64 * 1024, ScaleCell.Engine.FILE, null));
   }
 
   /** The three phases of {@code spec} (its dir is ignored: each cell gets a fresh one, deleted after). */
@@ -180,7 +182,8 @@ public final class ScaleExperiment {
   }
 
   static String id(ScaleCell cell) {
-    return "ours." + cell.blocks() / MIB_BLOCKS + "M." + cell.blockSize() / 1024 + "k."
+    String size = cell.blocks() % MIB_BLOCKS == 0 ? cell.blocks() / MIB_BLOCKS + "M" : cell.blocks() / 1024 + "K";
+    return "ours." + size + "." + cell.blockSize() / 1024 + "k."
         + cell.engine().name().toLowerCase(java.util.Locale.ROOT);
   }
 

@@ -94,7 +94,9 @@ final class ScaleReport {
         + "only each slot's header (verified on write, served with zero block bytes that the cache's key and "
         + "CRC32C checks verify on every read), and were filled by `ScalePrefill` (the headers and the index "
         + "checkpoint a cache holding those blocks leaves) and the cache's own restore: *fill s* is that restore "
-        + "in a fresh JVM. Cells on `file` ran on the library's `file:` engine, filled by inserts.\n\n");
+        + "in a fresh JVM. Cells on `file` ran on the library's `file:` engine, filled by inserts. *kill -9*: "
+        + "the JVM of the clean restart, after inserts that outdate its last checkpoint, is killed with SIGKILL "
+        + "(`Process.destroyForcibly`); a new JVM restarts from what it left.\n\n");
     md.append(machine()).append("\n\n");
     md.append("## Figures per size\n\n");
     row("cell", "heap B/block", "live B/block", "index B/block", "fill s", "clean restart ms", "warm after restart",
@@ -144,7 +146,8 @@ final class ScaleReport {
   private String machine() {
     return "Machine: " + r.getOrDefault("machine.cores", "?") + " cores, " + r.getOrDefault("machine.memory", "?")
         + " RAM, shared with other builds; load average " + r.getOrDefault("machine.load", "?")
-        + " at the start of the run.";
+        + " (1 / 5 / 15 min) at the start of the run. With the load above the core count, a p99.9 of a few "
+        + "milliseconds is the scheduler's time slice, at every size and in every phase.";
   }
 
   private void hbase() {
