@@ -53,7 +53,7 @@ class OutOfRangeSiteTest {
   }
 
   @ParameterizedTest
-  @ValueSource(longs = {(4L << 40) + 1, Long.MAX_VALUE})
+  @ValueSource(longs = {(8L << 40) + 1, Long.MAX_VALUE})
   void aBuiltCapacityAboveWhatTheIndexAddressesIsRefused(long bytes) {
     ConfigException e = assertThrows(ConfigException.class,
         () -> BucketCacheConfig.builder("file:/tmp/x", bytes).build());

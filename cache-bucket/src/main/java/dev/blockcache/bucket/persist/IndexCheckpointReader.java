@@ -111,7 +111,20 @@ public final class IndexCheckpointReader {
   }
 
   /** A checkpoint whose framing and CRC32C check out: its header fields, count and records per segment. */
-  private record Checked(long fingerprint, int segments, long count, int[] perSegment) {}
+  private static final class Checked {
+    final long fingerprint;
+    final int segments;
+    final long count;
+    /** Records per segment; empty when the file's segment count is not the one asked for. */
+    final int[] perSegment;
+
+    Checked(long fingerprint, int segments, long count, int[] perSegment) {
+      this.fingerprint = fingerprint;
+      this.segments = segments;
+      this.count = count;
+      this.perSegment = perSegment;
+    }
+  }
 
   /**
    * {@link Checked} once the framing and CRC32C of the file on {@code ch} check out (records per segment counted

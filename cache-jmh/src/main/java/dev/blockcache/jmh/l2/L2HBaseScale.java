@@ -2,7 +2,6 @@ package dev.blockcache.jmh.l2;
 
 import dev.blockcache.jmh.HeapFigure;
 import dev.blockcache.jmh.workload.KeySource;
-import java.lang.ref.Reference;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
@@ -84,11 +83,14 @@ public final class L2HBaseScale {
       throw new IllegalStateException("HBase refused " + refused + " of " + setup.keys() + " blocks");
     }
     double perBlock = (double) (HeapFigure.settledHeap() - before) / cache.blockCount();
-    Reference.reachabilityFence(cache);
     return new Filled(cache, perBlock);
   }
 
   private static void put(String key, double value) {
     System.out.println(key + "=" + String.format(Locale.ROOT, "%.6g", value));
+  }
+
+  private static void put(String key, long value) {
+    System.out.println(key + "=" + value);
   }
 }

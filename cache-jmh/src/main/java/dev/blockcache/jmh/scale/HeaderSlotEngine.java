@@ -114,7 +114,7 @@ final class HeaderSlotEngine extends IoEngine {
     }
     ByteBuffer record = ByteBuffer.allocate(RECORD);
     record.putLong(offset + 1).putShort((short) header);
-    record.put(src.nioBuffer(srcIndex, header)).flip();
+    record.put(src.nioBuffer(srcIndex, header)).clear(); // the whole record: a read takes RECORD bytes
     long at = offset / stride * RECORD;
     while (record.hasRemaining()) {
       at += records.write(record, at);

@@ -12,7 +12,6 @@ import dev.blockcache.jmh.l1.Keys;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.io.IOException;
-import java.lang.ref.Reference;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -95,6 +94,11 @@ public final class ScaleChild {
     System.out.flush();
   }
 
+  private static void put(String key, long value) {
+    System.out.println(key + "=" + value);
+    System.out.flush();
+  }
+
   private boolean insert(BucketCache cache, BlockKey key) {
     return cache.handOver(key, zeros.retainedDuplicate(), WRITE) == CacheResult.CACHED; // the cache releases it
   }
@@ -143,7 +147,6 @@ public final class ScaleChild {
     long closeStart = System.nanoTime();
     cache.close();
     put("close_with_checkpoint_ms", (System.nanoTime() - closeStart) / 1e6);
-    Reference.reachabilityFence(cache);
     floor(after - before);
     put("sink", gets.sink());
   }
@@ -162,7 +165,6 @@ public final class ScaleChild {
     long liveAfter = LiveHeap.bytes();
     put("heap_only_per_block", (double) (after - before) / cache.blockCount());
     put("live_heap_per_block", (double) (liveAfter - liveBefore) / cache.blockCount());
-    Reference.reachabilityFence(cache);
   }
 
   private void evictFile(BucketCache cache) {

@@ -60,14 +60,14 @@ public final class ScaleExperiment {
         run.load(props);
       }
       run.machine();
-      for (String m : opts.getOrDefault("--sizes", "1,8,64").split(",")) {
+      for (String m : opts.getOrDefault("--sizes", "1,8,64").split(",", -1)) {
         if (m.isBlank()) {
           continue;
         }
         run.cell(new ScaleCell(Integer.parseInt(m) * MIB_BLOCKS, 64 * 1024, ScaleCell.Engine.HEADERS, null));
       }
       if (opts.containsKey("--heap-only")) {
-        for (String m : opts.get("--heap-only").split(",")) {
+        for (String m : opts.get("--heap-only").split(",", -1)) {
           run.heapOnly(new ScaleCell(Integer.parseInt(m) * MIB_BLOCKS, 64 * 1024, ScaleCell.Engine.HEADERS, null));
         }
       }
@@ -77,7 +77,7 @@ public final class ScaleExperiment {
       if (opts.containsKey("--file-cell")) {
         run.fileCell();
       }
-      for (String m : opts.getOrDefault("--hbase", "1,8").split(",")) {
+      for (String m : opts.getOrDefault("--hbase", "1,8").split(",", -1)) {
         if (!m.isBlank()) {
           run.hbase(Integer.parseInt(m) * MIB_BLOCKS);
         }
