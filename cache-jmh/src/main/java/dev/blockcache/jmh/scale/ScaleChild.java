@@ -285,7 +285,8 @@ public final class ScaleChild {
       GetLoop.Result part = gets.run(cell.blocks(), 500);
       all.add(part.hitNanos());
       n += part.hits() + part.misses();
-    } while ((opened.checkpoints() < c0 + CHECKPOINTS || System.nanoTime() - t0 < MEASURE_MS * 1_000_000)
+    } while (((opened.headers() != null && opened.checkpoints() < c0 + CHECKPOINTS)
+        || System.nanoTime() - t0 < MEASURE_MS * 1_000_000)
         && System.nanoTime() < deadline);
     double ms = (System.nanoTime() - t0) / 1e6;
     long checkpoints = opened.checkpoints() - c0;

@@ -168,6 +168,7 @@ final class ScaleReport {
           f(d(h + ".hbase_restart_ms")), f(d(o + ".restart_ms")),
           x(d(h + ".hbase_restart_ms") / d(o + ".restart_ms")));
     }
+    md.append("\n—: not measured in this run; the run's log says why.\n");
     double perBlock = d("hbase.8M.hbase_heap_per_block");
     md.append(String.format(Locale.ROOT, "%nAt 64M blocks HBase would need %s GiB of heap for its index "
         + "(its 8M per-block cost × 64M); ours measured %s GiB.%n%n", f(perBlock * 64 * (1 << 20) / (1L << 30)),
