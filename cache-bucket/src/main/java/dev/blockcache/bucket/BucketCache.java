@@ -273,7 +273,7 @@ public final class BucketCache implements BlockCache {
 
   /**
    * The most bytes (header and block) one slot stores: the largest item, and at most what an index entry records
-   * ({@link IndexEntry#MAX_LENGTH}, 16 MiB - 1); a larger block is refused as {@link CacheResult#TOO_LARGE}.
+   * ({@link IndexEntry#MAX_LENGTH}, 8 MiB - 1); a larger block is refused as {@link CacheResult#TOO_LARGE}.
    */
   private static int largestStored(BucketAllocator allocator) {
     return Math.min(allocator.maxItemSize(), IndexEntry.MAX_LENGTH);

@@ -18,13 +18,13 @@ import io.netty.buffer.Unpooled;
 import org.junit.jupiter.api.Test;
 
 /**
- * Pins the refusal of a block that, with its slot header, is longer than an index entry records (16 MiB - 1), even
+ * Pins the refusal of a block that, with its slot header, is longer than an index entry records (8 MiB - 1), even
  * when an item size is configured large enough for it: {@link CacheResult#TOO_LARGE}, counted as a failed insertion,
  * and a block of exactly the limit is cached.
  */
 class EntryLengthLimitTest {
-  /** An item a little over 16 MiB: the allocator would take a block the index cannot record. */
-  private static final int ITEM = (16 << 20) + 1024;
+  /** An item a little over 8 MiB: the allocator would take a block the index cannot record. */
+  private static final int ITEM = (8 << 20) + 1024;
 
   @Test
   void aBlockOverTheEntryLengthIsRefusedAsTooLarge() {

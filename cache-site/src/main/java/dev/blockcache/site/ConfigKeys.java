@@ -47,7 +47,7 @@ public final class ConfigKeys {
           + " hit-ratio simulator in [benchmarks](benchmarks.md))"),
       new Key(BucketCacheKeys.IOENGINE, "unset",
           "L2 engine: heap, offheap, file:/path, files:/p1,/p2 or mmap:/path; unset means no L2"),
-      new Key(BucketCacheKeys.SIZE, "unset", "L2 capacity in MB (a float) in [1, 4194304] (4 TiB, what the index"
+      new Key(BucketCacheKeys.SIZE, "unset", "L2 capacity in MB (a float) in [1, 8388608] (8 TiB, what the index"
           + " addresses); required with an engine; heap and offheap must fit in the heap / direct memory left"),
       new Key(BucketCacheKeys.BUCKET_SIZES, "5120,9216,...,525312 (14 sizes)",
           "L2 item sizes in bytes, ascending multiples of 256; each bucket holds 4 items of the largest size, or 5"

@@ -33,13 +33,13 @@ class OutOfRangeSiteTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"1e12", "4194305", "3.4e38"})
+  @ValueSource(strings = {"1e12", "8388609", "3.4e38"})
   void anAbsurdL2SizeNamesTheKeyTheValueAndTheRange(String size) {
     ConfigException e = assertThrows(ConfigException.class,
         () -> read(Map.of(BucketCacheKeys.IOENGINE, "offheap", BucketCacheKeys.SIZE, size)));
     assertEquals(BucketCacheKeys.SIZE, e.key());
     assertEquals(size, e.value());
-    assertTrue(e.getMessage().contains("[1, 4194304]"), e.getMessage());
+    assertTrue(e.getMessage().contains("[1, 8388608]"), e.getMessage());
   }
 
   @Test
@@ -53,7 +53,7 @@ class OutOfRangeSiteTest {
   }
 
   @ParameterizedTest
-  @ValueSource(longs = {(4L << 40) + 1, Long.MAX_VALUE})
+  @ValueSource(longs = {(8L << 40) + 1, Long.MAX_VALUE})
   void aBuiltCapacityAboveWhatTheIndexAddressesIsRefused(long bytes) {
     ConfigException e = assertThrows(ConfigException.class,
         () -> BucketCacheConfig.builder("file:/tmp/x", bytes).build());

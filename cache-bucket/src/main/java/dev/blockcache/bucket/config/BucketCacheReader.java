@@ -34,7 +34,7 @@ public final class BucketCacheReader {
     float megabytes = v.fraction(BucketCacheKeys.SIZE, 0f);
     if (!(megabytes >= 1f && megabytes <= CapacityChecks.MAX_CAPACITY_MB)) {
       throw new ConfigException(BucketCacheKeys.SIZE, sizeText, "a capacity in MB in [1, "
-          + CapacityChecks.MAX_CAPACITY_MB + "] (HBase 2.x reads this key in MB, and the L2 index addresses 4 TiB;"
+          + CapacityChecks.MAX_CAPACITY_MB + "] (HBase 2.x reads this key in MB, and the L2 index addresses 8 TiB;"
           + " a fraction of the heap is not accepted)");
     }
     BucketCacheConfig.Builder b = BucketCacheConfig.builder(engine, (long) (megabytes * (double) MB))

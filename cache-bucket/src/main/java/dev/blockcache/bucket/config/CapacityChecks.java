@@ -17,10 +17,10 @@ import java.util.stream.Collectors;
  */
 public final class CapacityChecks {
   /**
-   * Largest L2 capacity in bytes: 4 TiB, what the L2 index addresses (34-bit slot offsets in 256-byte units, see
+   * Largest L2 capacity in bytes: 8 TiB, what the L2 index addresses (35-bit slot offsets in 256-byte units, see
    * {@code dev.blockcache.bucket.index.IndexEntry}; a test there pins that the two agree).
    */
-  public static final long MAX_CAPACITY = 4L << 40;
+  public static final long MAX_CAPACITY = 8L << 40;
   /** {@link #MAX_CAPACITY} in MB, the unit of {@value BucketCacheKeys#SIZE}. */
   public static final long MAX_CAPACITY_MB = MAX_CAPACITY >> 20;
 
@@ -56,7 +56,7 @@ public final class CapacityChecks {
     }
     if (capacity > MAX_CAPACITY) {
       throw new ConfigException(SIZE, asWritten, "at most " + MAX_CAPACITY + " bytes (" + MAX_CAPACITY_MB
-          + " MB, the 4 TiB the L2 index addresses)");
+          + " MB, the 8 TiB the L2 index addresses)");
     }
     return capacity;
   }

@@ -384,6 +384,20 @@ public final class BlockIndex {
   }
 
   /**
+   * Visits the entries of segment {@code segment} as (segment, fingerprint, entry) under its read lock, as
+   * {@link #forEach} visits each segment: lets a caller do work between segments, outside any lock.
+   *
+   * @throws IllegalArgumentException on a segment out of range
+   */
+  public void forEachIn(int segment, EntryVisitor v) {
+    Objects.requireNonNull(v, "v");
+    if (segment < 0 || segment >= segments.length) {
+      throw new IllegalArgumentException("segment must be in [0, " + segments.length + "), was " + segment);
+    }
+    segments[segment].forEach(segment, v);
+  }
+
+  /**
    * Puts back a triple visited by {@link #forEach} of an index with the same {@link #segmentCount()}.
    *
    * @return {@link IndexEntry#ABSENT} when inserted, else the existing entry

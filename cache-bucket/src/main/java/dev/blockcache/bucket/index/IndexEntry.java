@@ -9,16 +9,18 @@ import dev.blockcache.api.CachePriority;
  * category, in one {@code long}.
  *
  * <pre>
- *  63 62                                 29 28 27                      4  3   2  1   0
+ *  63 62                                 28 27 26                      4  3   2  1   0
  *  +--+------------------------------------+--+-------------------------+------+------+
- *  | 0|  slot offset / 256  (34 bits)      | W| stored length (24 bits) | prio | cat  |
+ *  | 0|  slot offset / 256  (35 bits)      | W| stored length (23 bits) | prio | cat  |
  *  +--+------------------------------------+--+-------------------------+------+------+
  * </pre>
  * <ul>
- *   <li>slot offset: in units of {@link #OFFSET_UNIT} bytes, so offsets up to {@link #MAX_OFFSET} (4 TiB) fit;</li>
+ *   <li>slot offset: in units of {@link #OFFSET_UNIT} bytes, so offsets up to {@link #MAX_OFFSET} (8 TiB) fit:
+ *       64M blocks of 64 KiB in HBase's 66,560-byte items take 4.2 TiB;</li>
  *   <li>W: the admission-window bit of the tinylfu policy (set on a block admitted into a full cache, cleared when
  *       it leaves the window); the window is this bit, so its membership costs no heap of its own;</li>
- *   <li>stored length: bytes in the slot (header plus block), {@code 0 .. }{@link #MAX_LENGTH} (16 MiB - 1); a block
+ *   <li>stored length: bytes in the slot (header plus block), {@code 0 .. }{@link #MAX_LENGTH} (8 MiB - 1, sixteen times
+ *       HBase's largest default item); a block
  *       that with its header would not fit is refused at insert ({@code TOO_LARGE});</li>
  *   <li>prio: the {@link CachePriority} ordinal; cat: the {@link BlockCategory} ordinal.</li>
  * </ul>
@@ -33,14 +35,17 @@ public final class IndexEntry {
   /** "No entry": the value lookups return on a miss. No packed value equals it. */
   public static final long ABSENT = -1L;
 
-  /** Slot offsets are multiples of this many bytes (the allocator's alignment); 256 keeps 4 TiB within 34 bits. */
+  /** Slot offsets are multiples of this many bytes (the allocator's alignment); 256 keeps 8 TiB within 35 bits. */
   public static final int OFFSET_UNIT = 256;
   /** Width of the offset field, in units of {@link #OFFSET_UNIT}. */
-  public static final int OFFSET_BITS = 34;
+  public static final int OFFSET_BITS = 35;
   /** Width of the window field: one bit. */
   public static final int WINDOW_BITS = 1;
-  /** Width of the length field: 24 bits, 16 MiB, above HBase's largest cacheable block by default. */
-  public static final int LENGTH_BITS = 24;
+  /**
+   * Width of the length field: 23 bits, 8 MiB, far above HBase's largest default item (513 KiB); the bit below 24
+   * went to the offset, so that 64M blocks of 64 KiB are addressable.
+   */
+  public static final int LENGTH_BITS = 23;
   /** Width of the priority field (three priorities). */
   public static final int PRIORITY_BITS = 2;
   /** Width of the category field (four categories). */
@@ -52,9 +57,9 @@ public final class IndexEntry {
   public static final int WINDOW_SHIFT = LENGTH_SHIFT + LENGTH_BITS;
   public static final int OFFSET_SHIFT = WINDOW_SHIFT + WINDOW_BITS;
 
-  /** Largest storable length in bytes: 2^24 - 1. */
+  /** Largest storable length in bytes: 2^23 - 1. */
   public static final int MAX_LENGTH = (1 << LENGTH_BITS) - 1;
-  /** Largest storable slot offset in bytes: (2^34 - 1) * 256, just under 4 TiB. */
+  /** Largest storable slot offset in bytes: (2^35 - 1) * 256, just under 8 TiB. */
   public static final long MAX_OFFSET = ((1L << OFFSET_BITS) - 1) * OFFSET_UNIT;
 
   private static final long CATEGORY_MASK = (1L << CATEGORY_BITS) - 1;

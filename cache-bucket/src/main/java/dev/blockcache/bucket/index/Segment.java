@@ -229,14 +229,17 @@ final class Segment {
   }
 
   /**
-   * Grows the table, if needed, to hold {@code entries} at a load of at most 3/5, so that inserting that many does
+   * Grows the table, if needed, to hold {@code entries} at a load of at most 3/4, so that inserting that many does
    * not resize. A restore calls it first: it inserts in table order, i.e. sorted by home slot, and sorted inserts into
    * a table much smaller than their final one pile into one ever-longer cluster (quadratic probing and resizing).
+   * Into the final table they cluster no more than any insert order does, so the load is the middle of the band a
+   * growing table keeps ([0.64, 0.8]): a restarted cache costs the heap per entry of one filled by inserts, where a
+   * load of 3/5 cost a quarter more (27 B instead of 21 B per entry for the table).
    */
   void presize(int entries) {
     lock.lock();
     try {
-      long wanted = Math.max(MIN_CAPACITY, (long) entries * 5 / 3 + 1);
+      long wanted = Math.max(MIN_CAPACITY, (long) entries * 4 / 3 + 1);
       if (wanted > table.length >>> 1) {
         resizeLocked((int) Math.min(wanted, Integer.MAX_VALUE >>> 2));
       }

@@ -17,6 +17,9 @@ import java.util.zip.CRC32C;
  * Writes a {@link BlockIndex} checkpoint in the {@link IndexFileLayout} format: to {@code <path>.tmp}, fsynced, then
  * atomically renamed over {@code path}, so a reader sees either the previous checkpoint or the new one, whole.
  *
+ * <p>Memory: the records are streamed, a few segments at a time, so a checkpoint's heap is about a megabyte at any
+ * index size (a checkpoint held whole would take 20 B per entry: over 2 GiB, past a Java array, at 100M entries).
+ *
  * <p>Consistency: the index is copied segment by segment, each under its own read lock only while that segment is
  * copied (never across IO), so gets and writers stall for at most one segment's copy. The checkpoint is therefore
  * consistent per segment, not across segments; restore verifies every entry against the device anyway.
@@ -24,6 +27,9 @@ import java.util.zip.CRC32C;
  * <p>Thread-safety: not thread-safe; one checkpointing thread per writer.
  */
 public final class IndexCheckpointWriter {
+  /** Bytes of records gathered before they are written: large writes, a heap cost independent of the index. */
+  private static final int FLUSH_BYTES = 1 << 20;
+
   private final Path path;
   private final long configFingerprint;
 
@@ -33,35 +39,36 @@ public final class IndexCheckpointWriter {
   }
 
   /**
-   * Writes one checkpoint of {@code index}.
+   * Writes one checkpoint of {@code index}, streaming: the records of a few segments at a time are copied (each
+   * segment under its read lock, without IO) into a buffer of about {@value #FLUSH_BYTES} bytes, which is written
+   * once no lock is held; the heap a checkpoint takes does not grow with the index.
    *
    * @return the number of entries written
    */
   public long write(BlockIndex index) throws IOException {
-    RecordBuffer records = new RecordBuffer();
-    index.forEach(records::add);
-    ByteBuffer header = ByteBuffer.allocate(IndexFileLayout.HEADER_LENGTH);
-    header.putInt(IndexFileLayout.MAGIC).putInt(IndexFileLayout.VERSION).putLong(configFingerprint)
-        .putInt(index.segmentCount()).flip();
-    ByteBuffer body = records.flipped();
-    CRC32C crc = new CRC32C();
-    crc.update(header.duplicate());
-    crc.update(body.duplicate());
-    ByteBuffer count = ByteBuffer.allocate(8).putLong(records.count).flip();
-    crc.update(count.duplicate());
-    ByteBuffer trailer = ByteBuffer.allocate(IndexFileLayout.TRAILER_LENGTH)
-        .putLong(records.count).putInt((int) crc.getValue()).flip();
     Path tmp = path.resolveSibling(path.getFileName() + ".tmp");
     // Created afresh, owner-only: the records name every cached block. A leftover .tmp keeps its old mode if reused.
     Files.deleteIfExists(tmp);
+    long count = 0;
     try {
       try (FileChannel ch = FileChannel.open(tmp, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
           ownerOnly(tmp))) {
-        ByteBuffer[] parts = {header, body, trailer};
-        long expected = IndexFileLayout.fileLength(records.count);
-        long written = 0;
-        while (written < expected) {
-          written += ch.write(parts);
+        CrcOut out = new CrcOut(ch);
+        out.write(ByteBuffer.allocate(IndexFileLayout.HEADER_LENGTH).putInt(IndexFileLayout.MAGIC)
+            .putInt(IndexFileLayout.VERSION).putLong(configFingerprint).putInt(index.segmentCount()).flip());
+        RecordBuffer records = new RecordBuffer();
+        for (int s = 0; s < index.segmentCount(); s++) {
+          index.forEachIn(s, records::add);
+          if (records.buf.position() >= FLUSH_BYTES || s == index.segmentCount() - 1) {
+            count += records.count;
+            out.write(records.flipped());
+            records.clear();
+          }
+        }
+        out.write(ByteBuffer.allocate(8).putLong(count).flip());
+        ByteBuffer crc = ByteBuffer.allocate(4).putInt(out.crc()).flip();
+        while (crc.hasRemaining()) {
+          ch.write(crc);
         }
         ch.force(true);
       }
@@ -75,7 +82,28 @@ public final class IndexCheckpointWriter {
       }
       throw e;
     }
-    return records.count;
+    return count;
+  }
+
+  /** Writes whole buffers to a channel, keeping the CRC32C of every byte written. */
+  private static final class CrcOut {
+    private final FileChannel ch;
+    private final CRC32C crc = new CRC32C();
+
+    CrcOut(FileChannel ch) {
+      this.ch = ch;
+    }
+
+    void write(ByteBuffer bytes) throws IOException {
+      crc.update(bytes.duplicate());
+      while (bytes.hasRemaining()) {
+        ch.write(bytes);
+      }
+    }
+
+    int crc() {
+      return (int) crc.getValue();
+    }
   }
 
   /** Mode 0600 where the file system has POSIX permissions; nothing elsewhere. */
@@ -85,7 +113,10 @@ public final class IndexCheckpointWriter {
         : new FileAttribute<?>[0];
   }
 
-  /** Growable heap buffer of records; filled under segment read locks, so it never does IO. */
+  /**
+   * Growable heap buffer of records; filled under segment read locks, so it never does IO. It grows to
+   * {@value #FLUSH_BYTES} bytes plus one segment's records at most.
+   */
   private static final class RecordBuffer {
     private ByteBuffer buf = ByteBuffer.allocate(64 * IndexFileLayout.RECORD_LENGTH);
     private long count;
@@ -103,6 +134,11 @@ public final class IndexCheckpointWriter {
 
     ByteBuffer flipped() {
       return buf.flip();
+    }
+
+    void clear() {
+      buf.clear();
+      count = 0;
     }
   }
 }

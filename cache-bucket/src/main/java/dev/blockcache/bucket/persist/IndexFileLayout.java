@@ -29,7 +29,7 @@ public final class IndexFileLayout {
   /** "BCIX": blockcache index. */
   public static final int MAGIC = 0x42434958;
   /** Bumped on any change to this layout; another version is discarded. */
-  public static final int VERSION = 2;
+  public static final int VERSION = 3;
 
   public static final int MAGIC_OFFSET = 0;
   public static final int VERSION_OFFSET = 4;

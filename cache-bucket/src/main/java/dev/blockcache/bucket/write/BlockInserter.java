@@ -20,7 +20,7 @@ import java.util.function.BooleanSupplier;
  * <h2>Steps</h2>
  * <ol>
  *   <li><b>Refusal.</b> A closed cache or one disabled by IO errors, a key whose file name does not fit the slot
- *       header, a block larger than the largest item or than an index entry records (16 MiB - 1 with its header),
+ *       header, a block larger than the largest item or than an index entry records (8 MiB - 1 with its header),
  *       or a key already in a slot (an access for the policy, as a get is) ends the call.</li>
  *   <li><b>Admission.</b> The {@link Admission} decides, and under tinylfu takes the block's slot (evicting the block
  *       it displaces): the block holds that slot from here on, and every later step that does not publish it gives

@@ -31,8 +31,8 @@ class IndexEntryTest {
 
   @Test
   void offsetsReachFourTebibytes() {
-    assertEquals((1L << 42) - 256, IndexEntry.MAX_OFFSET);
-    assertEquals((1 << 24) - 1, IndexEntry.MAX_LENGTH, "16 MiB - 1: one bit of the length went to the window");
+    assertEquals((1L << 43) - 256, IndexEntry.MAX_OFFSET);
+    assertEquals((1 << 23) - 1, IndexEntry.MAX_LENGTH, "8 MiB - 1: bits of the length went to the window and offset");
   }
 
   @Test

@@ -39,13 +39,13 @@ class WindowBitTest {
   }
 
   @Test
-  void theLengthFieldHoldsUpToSixteenMebibytesLessOne() {
-    assertEquals(24, IndexEntry.LENGTH_BITS);
-    assertEquals((1 << 24) - 1, IndexEntry.MAX_LENGTH);
+  void theLengthFieldHoldsUpToEightMebibytesLessOne() {
+    assertEquals(23, IndexEntry.LENGTH_BITS);
+    assertEquals((1 << 23) - 1, IndexEntry.MAX_LENGTH);
     assertEquals(63, IndexEntry.OFFSET_SHIFT + IndexEntry.OFFSET_BITS, "the fields fill bits 0..62");
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> IndexEntry.pack(0, 1 << 24, CachePriority.SINGLE, BlockCategory.DATA));
-    assertTrue(e.getMessage().contains("16777215") && e.getMessage().contains("16777216"), e.getMessage());
+        () -> IndexEntry.pack(0, 1 << 23, CachePriority.SINGLE, BlockCategory.DATA));
+    assertTrue(e.getMessage().contains("8388607") && e.getMessage().contains("8388608"), e.getMessage());
   }
 
   @Test

@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -62,6 +63,34 @@ class IndexCheckpointTest {
       assertEquals(index.peek(k), restored.peek(k), k.toString());
     }
     assertEquals(records(index).size(), records(restored).size());
+  }
+
+  /**
+   * A checkpoint larger than the writer's flush (1 MiB of records) and the reader's chunk streams through both in
+   * pieces: every record restored once, each segment presized with its own count first.
+   */
+  @Test
+  void aCheckpointOfManyChunksStreamsWholeAndCountsEverySegmentFirst() throws IOException {
+    int n = 150_000; // 3 MB of records: several flushes and several reader chunks, one chunk ending mid-segment
+    BlockIndex index = filled(n);
+    Path file = dir.resolve("index");
+    assertEquals(n, new IndexCheckpointWriter(file, CONFIG).write(index));
+    assertEquals(IndexFileLayout.fileLength(n), Files.size(file));
+
+    BlockIndex restored = new BlockIndex(n);
+    int[] expected = new int[restored.segmentCount()];
+    int[] seen = new int[restored.segmentCount()];
+    IndexCheckpointReader.Result r = new IndexCheckpointReader(CONFIG).read(file, restored.segmentCount(),
+        (segment, records) -> expected[segment] = records, (segment, fingerprint, entry) -> {
+          seen[segment]++;
+          restored.restore(segment, fingerprint, entry);
+        });
+    assertEquals(IndexCheckpointReader.Status.RESTORED, r.status(), r.reason());
+    assertEquals(n, r.records());
+    assertEquals(n, restored.size());
+    assertEquals(Arrays.toString(expected), Arrays.toString(seen));
+    assertEquals(records(index).stream().map(Arrays::toString).toList(),
+        records(restored).stream().map(Arrays::toString).toList(), "the same triples");
   }
 
   @Test

@@ -25,7 +25,7 @@ final class HBaseBucketAdapter extends HBaseApiAdapter {
 
   /** HBase's default bucket sizes; {@code blockSize} argument: the benchmark's block size. */
   HBaseBucketAdapter(String name, L2Setup setup) throws IOException {
-    this(name, setup, newCache(setup, null, setup.blockSize()), KeyObjects.RETAINED);
+    this(name, setup, newCache(setup, null, setup.blockSize(), null), KeyObjects.RETAINED);
   }
 
   private HBaseBucketAdapter(String name, L2Setup setup, BucketCache cache, KeyObjects keyObjects) {
@@ -33,12 +33,14 @@ final class HBaseBucketAdapter extends HBaseApiAdapter {
     this.cache = cache;
   }
 
-  private static BucketCache newCache(L2Setup setup, int[] bucketSizes, int expectedBlockSize) throws IOException {
+  /** HBase's cache for {@code setup}; it persists its backing map to {@code persistencePath} unless that is null. */
+  static BucketCache newCache(L2Setup setup, int[] bucketSizes, int expectedBlockSize, String persistencePath)
+      throws IOException {
     Configuration conf = new Configuration(false);
     conf.setLong(BucketCache.QUEUE_ADDITION_WAIT_TIME, setup.queueWaitMs());
     return new BucketCache(setup.ioEngine(), setup.capacity(), expectedBlockSize, bucketSizes,
-        L2Setup.WRITER_THREADS, L2Setup.WRITER_QUEUE_LENGTH, null, BucketCache.DEFAULT_ERROR_TOLERATION_DURATION,
-        conf);
+        L2Setup.WRITER_THREADS, L2Setup.WRITER_QUEUE_LENGTH, persistencePath,
+        BucketCache.DEFAULT_ERROR_TOLERATION_DURATION, conf);
   }
 
   /**
@@ -47,9 +49,14 @@ final class HBaseBucketAdapter extends HBaseApiAdapter {
    * one per call and keeps none, so every key on the heap is the cache's).
    */
   static HBaseBucketAdapter forFootprint(String name, L2Setup setup, int[] bucketSizes) {
+    return forFootprint(name, setup, bucketSizes, null);
+  }
+
+  /** As {@link #forFootprint(String, L2Setup, int[])}, persisting to {@code persistencePath} unless it is null. */
+  static HBaseBucketAdapter forFootprint(String name, L2Setup setup, int[] bucketSizes, String persistencePath) {
     try {
-      return new HBaseBucketAdapter(name, setup, newCache(setup, bucketSizes, HConstants.DEFAULT_BLOCKSIZE),
-          KeyObjects.PER_CALL);
+      return new HBaseBucketAdapter(name, setup,
+          newCache(setup, bucketSizes, HConstants.DEFAULT_BLOCKSIZE, persistencePath), KeyObjects.PER_CALL);
     } catch (IOException e) {
       throw new UncheckedIOException(name + ": cannot create the cache", e);
     }
