@@ -26,6 +26,7 @@ import org.apache.hadoop.hbase.RegionMetrics;
 import org.apache.hadoop.hbase.ServerMetrics;
 import org.apache.hadoop.hbase.StartMiniClusterOption;
 import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.Waiter;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
@@ -370,14 +371,19 @@ class ExclusivePlacementTest {
     return util.getMiniHBaseCluster().getLiveRegionServerThreads().get(0).getRegionServer();
   }
 
-  private static void waitFor(String what, BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out waiting for " + what);
+  /** Polls {@code condition} through HBase's bounded {@link Waiter}, failing with {@code what} on timeout. */
+  private static void waitFor(String what, BooleanSupplier condition) {
+    Waiter.waitFor(util.getConfiguration(), WAIT.toMillis(), 100, new Waiter.ExplainingPredicate<RuntimeException>() {
+      @Override
+      public boolean evaluate() {
+        return condition.getAsBoolean();
       }
-      Thread.sleep(100);
-    }
+
+      @Override
+      public String explainFailure() {
+        return "timed out waiting for " + what;
+      }
+    });
   }
 
   private static byte[] row(int i) {
