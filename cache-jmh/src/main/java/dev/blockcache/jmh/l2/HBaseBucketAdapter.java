@@ -36,7 +36,15 @@ final class HBaseBucketAdapter extends HBaseApiAdapter {
   /** HBase's cache for {@code setup}; it persists its backing map to {@code persistencePath} unless that is null. */
   static BucketCache newCache(L2Setup setup, int[] bucketSizes, int expectedBlockSize, String persistencePath)
       throws IOException {
-    Configuration conf = new Configuration(false);
+    return newCache(setup, bucketSizes, expectedBlockSize, persistencePath, new Configuration(false));
+  }
+
+  /**
+   * As {@link #newCache(L2Setup, int[], int, String)}, with HBase's other keys taken from {@code conf} (the queue
+   * wait is set on it).
+   */
+  static BucketCache newCache(L2Setup setup, int[] bucketSizes, int expectedBlockSize, String persistencePath,
+      Configuration conf) throws IOException {
     conf.setLong(BucketCache.QUEUE_ADDITION_WAIT_TIME, setup.queueWaitMs());
     return new BucketCache(setup.ioEngine(), setup.capacity(), expectedBlockSize, bucketSizes,
         L2Setup.WRITER_THREADS, L2Setup.WRITER_QUEUE_LENGTH, persistencePath,
@@ -54,9 +62,15 @@ final class HBaseBucketAdapter extends HBaseApiAdapter {
 
   /** As {@link #forFootprint(String, L2Setup, int[])}, persisting to {@code persistencePath} unless it is null. */
   static HBaseBucketAdapter forFootprint(String name, L2Setup setup, int[] bucketSizes, String persistencePath) {
+    return forFootprint(name, setup, bucketSizes, persistencePath, new Configuration(false));
+  }
+
+  /** As {@link #forFootprint(String, L2Setup, int[], String)}, with HBase's other keys taken from {@code conf}. */
+  static HBaseBucketAdapter forFootprint(String name, L2Setup setup, int[] bucketSizes, String persistencePath,
+      Configuration conf) {
     try {
       return new HBaseBucketAdapter(name, setup,
-          newCache(setup, bucketSizes, HConstants.DEFAULT_BLOCKSIZE, persistencePath), KeyObjects.PER_CALL);
+          newCache(setup, bucketSizes, HConstants.DEFAULT_BLOCKSIZE, persistencePath, conf), KeyObjects.PER_CALL);
     } catch (IOException e) {
       throw new UncheckedIOException(name + ": cannot create the cache", e);
     }

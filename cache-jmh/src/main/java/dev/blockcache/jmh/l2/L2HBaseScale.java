@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.io.hfile.bucket.BucketCache;
 
@@ -16,11 +17,17 @@ import org.apache.hadoop.hbase.io.hfile.bucket.BucketCache;
  * that millions of blocks need no direct memory: first without persistence (HBase's default), then with a
  * persistence path (what its warm restart needs, which costs heap of its own); then its restart: {@code shutdown}
  * persists the backing map, and a new cache on the same files restores it, timed from the constructor to a backing
- * map holding every block.
+ * map holding every block. While it fills, its periodic persistence is put off to a day (as the scale experiment
+ * puts off ours): HBase 2.6 rewrites its whole backing map at every period (one second by default), which at millions
+ * of blocks never lets a fill finish; {@code shutdown} still persists it.
  *
  * <p>Arguments: {@code blocks dir}; prints {@code key=value} lines. Thread-safety: a main.
  */
 public final class L2HBaseScale {
+  /** HBase 2.6's key for the period of its backing map's persistence (its {@code BucketCache} constant). */
+  private static final String PERSIST_INTERVAL_KEY = "hbase.bucketcache.persist.intervalinmillis";
+  /** A day: no periodic persistence during the fill. */
+  private static final long NO_PERIODIC_PERSISTENCE_MS = 86_400_000L;
   /** How long a restore may take before the child gives up: beyond what any figure of HBase's reports. */
   private static final long RESTORE_BOUND_NANOS = TimeUnit.MINUTES.toNanos(20);
 
@@ -55,8 +62,10 @@ public final class L2HBaseScale {
     persistent.close(); // shutdown: persists the backing map
     put("hbase_shutdown_ms", (System.nanoTime() - t0) / 1e6);
     t0 = System.nanoTime();
+    Configuration restartConf = new Configuration(false);
+    restartConf.setLong(PERSIST_INTERVAL_KEY, NO_PERIODIC_PERSISTENCE_MS);
     BucketCache restored = HBaseBucketAdapter.newCache(setup, L2HeapPerEntry.BUCKET_SIZES, HConstants.DEFAULT_BLOCKSIZE,
-        persistence);
+        persistence, restartConf);
     while (restored.getBackingMap().size() < cached && System.nanoTime() - t0 < RESTORE_BOUND_NANOS) {
       LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5)); // in case the restore runs on a thread of its own
     }
@@ -71,8 +80,10 @@ public final class L2HBaseScale {
   /** HBase's cache for {@code setup} holding every block of it, persisting to {@code persistence} unless null. */
   private static Filled filled(L2Setup setup, String persistence) {
     long before = HeapFigure.settledHeap();
+    Configuration conf = new Configuration(false);
+    conf.setLong(PERSIST_INTERVAL_KEY, NO_PERIODIC_PERSISTENCE_MS);
     HBaseBucketAdapter cache = HBaseBucketAdapter.forFootprint("HBASE_BUCKET", setup, L2HeapPerEntry.BUCKET_SIZES,
-        persistence);
+        persistence, conf);
     long refused = 0;
     for (int i = 0; i < setup.keys(); i++) {
       refused += cache.insert(i) ? 0 : 1; // a writer queue still full after the wait; its persister slows writers

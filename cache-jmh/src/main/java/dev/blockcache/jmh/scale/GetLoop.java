@@ -3,7 +3,6 @@ package dev.blockcache.jmh.scale;
 import dev.blockcache.api.BlockCategory;
 import dev.blockcache.api.ReadOptions;
 import dev.blockcache.bucket.BucketCache;
-import dev.blockcache.jmh.l1.Keys;
 import dev.blockcache.jmh.l1.ThreeBytes;
 import io.netty.buffer.ByteBuf;
 import java.util.SplittableRandom;
@@ -32,11 +31,11 @@ final class GetLoop {
   }
 
   private final BucketCache cache;
-  private final Keys names;
+  private final ScaleKeys names;
   private final SplittableRandom random;
   private int sink;
 
-  GetLoop(BucketCache cache, Keys names, long seed) {
+  GetLoop(BucketCache cache, ScaleKeys names, long seed) {
     this.cache = cache;
     this.names = names;
     this.random = new SplittableRandom(seed);
@@ -52,7 +51,7 @@ final class GetLoop {
     long now = start;
     while (now < end) {
       long i = random.nextLong(keys);
-      ByteBuf block = cache.getBlock(ScaleCell.key(names, i), READ);
+      ByteBuf block = cache.getBlock(names.key(i), READ);
       if (block != null) {
         sink += ThreeBytes.of(block);
         block.release();
@@ -75,7 +74,7 @@ final class GetLoop {
     long hits = 0;
     long start = System.nanoTime();
     for (int n = 0; n < count; n++) {
-      ByteBuf block = cache.getBlock(ScaleCell.key(names, random.nextLong(keys)), READ);
+      ByteBuf block = cache.getBlock(names.key(random.nextLong(keys)), READ);
       if (block != null) {
         sink += ThreeBytes.of(block);
         block.release();

@@ -1,12 +1,10 @@
 package dev.blockcache.jmh.scale;
 
-import dev.blockcache.api.BlockKey;
 import dev.blockcache.bucket.BucketCache;
 import dev.blockcache.bucket.config.BucketCacheConfig;
 import dev.blockcache.bucket.config.EngineGeometry;
 import dev.blockcache.bucket.engine.FileIoEngine;
 import dev.blockcache.bucket.format.BlockHeader;
-import dev.blockcache.jmh.l1.Keys;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -15,8 +13,8 @@ import java.util.Locale;
  * One cell of the scale experiment: an L2 of {@link #blocks} blocks of {@link #blockSize} bytes on a
  * {@link Engine}, its files under {@link #dir}; how large it is and how every child JVM of the cell builds it.
  *
- * <p>Key {@code i} is block {@code i / 32} of file {@code i % 32} ({@link Keys}: 32-character names, built per
- * lookup); keys {@code 0 .. blocks - 1} fill the cache, later keys evict. The evict-by-file probe uses a file of its
+ * <p>Keys are {@link ScaleKeys} (files of 1 GiB, 32-character names, built per lookup); keys
+ * {@code 0 .. blocks - 1} fill the cache, later keys evict. The evict-by-file probe uses a file of its
  * own ({@link #EVICT_FILE}).
  *
  * <p>Thread-safety: immutable.
@@ -106,10 +104,12 @@ record ScaleCell(int blocks, int blockSize, Engine engine, Path dir) {
     return engine == Engine.FILE ? capacity() : HeaderSlotEngine.recordBytes(capacity(), stored());
   }
 
-  /** Key {@code i}, built now as a reader builds it per lookup. */
-  static BlockKey key(Keys names, long i) {
-    int k = (int) i;
-    return BlockKey.of(names.file(k), names.offset(k));
+  /**
+   * The cell's key set: the fill, then as many keys again and 64M more for the phases that insert new blocks (each
+   * bounded by time, far below that).
+   */
+  ScaleKeys keys() {
+    return new ScaleKeys(blockSize, 2L * blocks + (64L << 20));
   }
 
   /** The arguments a child JVM rebuilds this cell from. */

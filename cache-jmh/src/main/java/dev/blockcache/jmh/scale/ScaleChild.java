@@ -8,7 +8,6 @@ import dev.blockcache.bucket.BucketCache;
 import dev.blockcache.bucket.stats.BucketCacheMetrics;
 import dev.blockcache.jmh.HeapFigure;
 import dev.blockcache.jmh.L2Drain;
-import dev.blockcache.jmh.l1.Keys;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.io.IOException;
@@ -62,12 +61,12 @@ public final class ScaleChild {
   private static final int WARM_SAMPLE = 100_000;
 
   private final ScaleCell cell;
-  private final Keys names;
+  private final ScaleKeys names;
   private final ByteBuf zeros;
 
   private ScaleChild(ScaleCell cell) {
     this.cell = cell;
-    this.names = new Keys(cell.blockSize());
+    this.names = cell.keys();
     this.zeros = Unpooled.directBuffer(cell.blockSize()).writeZero(cell.blockSize());
   }
 
@@ -103,7 +102,7 @@ public final class ScaleChild {
     return cache.handOver(key, zeros.retainedDuplicate(), WRITE) == CacheResult.CACHED; // the cache releases it
   }
 
-  private void fill() throws IOException {
+  private void fill() throws IOException, InterruptedException {
     if (cell.engine() == ScaleCell.Engine.HEADERS) {
       long t0 = System.nanoTime();
       ScalePrefill.write(cell);
@@ -117,7 +116,7 @@ public final class ScaleChild {
       put("fill_restore_s", (System.nanoTime() - t0) / 1e9); // restored from the prefilled checkpoint
     } else {
       for (int i = 0; i < cell.blocks(); i++) {
-        refused += insert(cache, ScaleCell.key(names, i)) ? 0 : 1;
+        refused += insert(cache, names.key(i)) ? 0 : 1;
       }
       L2Drain.await(cache);
       put("fill_s", (System.nanoTime() - t0) / 1e9);
@@ -143,11 +142,17 @@ public final class ScaleChild {
     put("get_idle_p50_us", idle.p50Micros());
 
     evictFile(cache);
-    underEviction(cache, gets);
+    double insertsPerSecond = underEviction(cache, gets);
     long closeStart = System.nanoTime();
     cache.close();
     put("close_with_checkpoint_ms", (System.nanoTime() - closeStart) / 1e6);
     floor(after - before);
+    if (cell.engine() == ScaleCell.Engine.FILE) {
+      DeviceFloor.Result device = new DeviceFloor(cell.dir().resolve("cache.bin"), cell.stored(),
+          cell.capacity() / cell.stored()).measure(MEASURE_MS, insertsPerSecond);
+      put("device_read_p999_idle_us", device.idleP999Micros());
+      put("device_read_p999_writing_us", device.writingP999Micros());
+    }
     put("sink", gets.sink());
   }
 
@@ -160,7 +165,9 @@ public final class ScaleChild {
     ScalePrefill.write(cell);
     long before = HeapFigure.settledHeap();
     long liveBefore = LiveHeap.bytes();
+    long t0 = System.nanoTime();
     BucketCache cache = cell.open(NO_PERIODIC_CHECKPOINT_MS).cache();
+    put("heap_restore_s", (System.nanoTime() - t0) / 1e9);
     long after = HeapFigure.settledHeap();
     long liveAfter = LiveHeap.bytes();
     put("heap_only_per_block", (double) (after - before) / cache.blockCount());
@@ -178,13 +185,16 @@ public final class ScaleChild {
     put("evict_file_blocks", evicted);
   }
 
-  /** Gets on this thread while another inserts new keys from {@code blocks} on, as fast as the cache takes them. */
-  private void underEviction(BucketCache cache, GetLoop gets) {
+  /**
+   * Gets on this thread while another inserts new keys from {@code blocks} on, as fast as the cache takes them;
+   * returns the inserts per second accepted meanwhile.
+   */
+  private double underEviction(BucketCache cache, GetLoop gets) {
     AtomicBoolean stop = new AtomicBoolean();
     AtomicLong next = new AtomicLong(cell.blocks());
     Thread inserter = new Thread(() -> {
       while (!stop.get()) {
-        insert(cache, ScaleCell.key(names, next.getAndIncrement()));
+        insert(cache, names.key(next.getAndIncrement()));
       }
     }, "scale-inserter");
     inserter.start();
@@ -215,6 +225,7 @@ public final class ScaleChild {
     put("evict_evicted_per_s", evicted / seconds);
     put("evict_no_space", cache.metrics().noSpaceCount());
     put("keys_inserted", next.get());
+    return inserted / seconds;
   }
 
   /** Random reads of a {@code long[]} as large as the cache's heap: what the memory hierarchy alone costs. */
@@ -259,7 +270,7 @@ public final class ScaleChild {
     long next = inserted;
     long end = System.nanoTime() + 3_000_000_000L;
     while (System.nanoTime() < end) {
-      insert(cache, ScaleCell.key(names, next++));
+      insert(cache, names.key(next++));
     }
     put("keys_inserted", next);
     put("ready", 1);

@@ -10,7 +10,6 @@ import dev.blockcache.bucket.index.BlockIndex;
 import dev.blockcache.bucket.index.IndexEntry;
 import dev.blockcache.bucket.persist.ConfigFingerprint;
 import dev.blockcache.bucket.persist.IndexFileLayout;
-import dev.blockcache.jmh.l1.Keys;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.io.IOException;
@@ -56,7 +55,7 @@ final class ScalePrefill {
     Path headersFile = cell.dir().resolve("headers.bin");
     long fingerprint = ConfigFingerprint.of(ConfigFingerprint.describe(config.capacity(), config.bucketSizes(),
         bucket, HeaderSlotEngine.SCHEME + ":" + headersFile));
-    Keys names = new Keys(cell.blockSize());
+    ScaleKeys names = cell.keys();
     int crc = HeaderSlotEngine.zerosCrc(cell.blockSize());
     ByteBuf header = Unpooled.buffer(HeaderSlotEngine.RECORD);
     try (FileChannel headers = FileChannel.open(headersFile, StandardOpenOption.CREATE_NEW,
@@ -69,7 +68,7 @@ final class ScalePrefill {
           .putInt(IndexFileLayout.VERSION).putLong(fingerprint).putInt(shape.segmentCount()).flip());
       ByteBuffer record = ByteBuffer.allocate(IndexFileLayout.RECORD_LENGTH);
       for (int i = 0; i < cell.blocks(); i++) {
-        BlockKey key = ScaleCell.key(names, i);
+        BlockKey key = names.key(i);
         long offset = (long) (i / perBucket) * bucket + (long) (i % perBucket) * item;
         BlockHeader.writeHeader(header.clear(), key, BlockCategory.DATA, cell.blockSize(), crc);
         records.put(offset / cell.stored() * HeaderSlotEngine.RECORD, offset + 1, header);
