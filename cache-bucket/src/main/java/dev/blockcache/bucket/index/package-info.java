@@ -27,7 +27,10 @@
  * <p><b>One big file.</b> Its blocks spread over the {@value BlockIndex#SUB_BITS_POW} stripes of its group, so it serialises
  * on 8 locks, not 1; each stripe holds 1/8 of the file and resizes (a copy under that stripe's write lock, costing
  * time proportional to the stripe) on its own. Concurrency on such a file is limited to 8 writers; readers are not blocked except
- * during a resize or delete in the same stripe.
+ * during a resize or delete in the same stripe. Its heap grows too: a stripe of hundreds of thousands of entries is a table of
+ * megabytes, which G1 allocates as a humongous object rounded up to whole heap regions (up to a region of slack per
+ * stripe), and a restore into a few large tables misses the CPU cache on nearly every insert. Store files of a few GiB,
+ * as RegionServers keep them, stay far below that.
  *
  * <p><b>Concurrency model.</b> Each segment has a {@link java.util.concurrent.locks.StampedLock}. Writers
  * ({@link BlockIndex#putIfAbsent}, {@link BlockIndex#remove}, promotion, eviction, {@link BlockIndex#removeFile}, {@link BlockIndex#clear}, resize) take

@@ -15,6 +15,7 @@ import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -57,6 +58,8 @@ public final class ScaleChild {
   private static final int CHECKPOINTS = 2;
   /** Longest the in-checkpoint window may take. */
   private static final long CHECKPOINT_WAIT_NANOS = 120_000_000_000L;
+  /** Insert rate of the paced eviction phase: 5,000 blocks of 64 KiB per second is over 300 MB/s of misses. */
+  private static final double PACED_INSERTS_PER_S = 5_000;
   /** Keys sampled to count blocks served warm after a restart. */
   private static final int WARM_SAMPLE = 100_000;
 
@@ -140,6 +143,7 @@ public final class ScaleChild {
     put("get_idle_per_s", idle.getsPerSecond());
     put("get_idle_p999_us", idle.p999Micros());
     put("get_idle_p50_us", idle.p50Micros());
+    put("busy_get_p999_us", besideBusyThread(gets).p999Micros());
 
     evictFile(cache);
     double insertsPerSecond = underEviction(cache, gets);
@@ -186,14 +190,46 @@ public final class ScaleChild {
   }
 
   /**
-   * Gets on this thread while another inserts new keys from {@code blocks} on, as fast as the cache takes them;
-   * returns the inserts per second accepted meanwhile.
+   * Gets on this thread while another inserts new keys from {@code blocks} on: first as fast as the cache takes them
+   * (once the cache is full and evicting), then paced at {@value #PACED_INSERTS_PER_S} blocks per second or half the
+   * first phase's rate, whichever is lower, so that the gets' p99.9 shows what eviction costs them rather than two
+   * cores shared by more runnable threads. Returns the first phase's accepted inserts per second.
    */
   private double underEviction(BucketCache cache, GetLoop gets) {
-    AtomicBoolean stop = new AtomicBoolean();
     AtomicLong next = new AtomicLong(cell.blocks());
+    Evicting flat = evicting(cache, gets, next, 0);
+    put("evict_fill_to_full_keys", flat.keysToFull());
+    put("evict_get_per_s", flat.gets().getsPerSecond());
+    put("evict_get_p999_us", flat.gets().p999Micros());
+    put("evict_get_hit_share", flat.gets().hits() / (double) (flat.gets().hits() + flat.gets().misses()));
+    put("evict_insert_per_s", flat.insertsPerSecond());
+    put("evict_evicted_per_s", flat.evictedPerSecond());
+    Evicting paced = evicting(cache, gets, next, Math.min(PACED_INSERTS_PER_S, flat.insertsPerSecond() / 2));
+    put("paced_get_p999_us", paced.gets().p999Micros());
+    put("paced_insert_per_s", paced.insertsPerSecond());
+    put("paced_evicted_per_s", paced.evictedPerSecond());
+    put("evict_no_space", cache.metrics().noSpaceCount());
+    put("keys_inserted", next.get());
+    return flat.insertsPerSecond();
+  }
+
+  /** One phase of {@link #underEviction}: the gets measured, and the inserts and evictions per second meanwhile. */
+  private record Evicting(GetLoop.Result gets, double insertsPerSecond, double evictedPerSecond, long keysToFull) {}
+
+  /**
+   * Gets for {@link #MEASURE_MS} (after a warmup, and after the first eviction) while another thread inserts keys
+   * from {@code next} on, {@code perSecond} of them per second (0: as fast as the cache takes them).
+   */
+  private Evicting evicting(BucketCache cache, GetLoop gets, AtomicLong next, double perSecond) {
+    AtomicBoolean stop = new AtomicBoolean();
+    long first = next.get();
     Thread inserter = new Thread(() -> {
-      while (!stop.get()) {
+      long start = System.nanoTime();
+      for (long n = 0; !stop.get(); n++) {
+        long wait = perSecond <= 0 ? 0 : start + (long) (n * 1e9 / perSecond) - System.nanoTime();
+        if (wait > 0) {
+          LockSupport.parkNanos(wait);
+        }
         insert(cache, names.key(next.getAndIncrement()));
       }
     }, "scale-inserter");
@@ -202,11 +238,11 @@ public final class ScaleChild {
     while (cache.stats().evictedBlockCount() == 0 && System.nanoTime() < evictionWait) {
       gets.run(cell.blocks(), 200); // until the cache is full and evicting
     }
-    put("evict_fill_to_full_keys", next.get() - cell.blocks());
+    long keysToFull = next.get() - first;
     gets.run(cell.blocks(), WARMUP_MS);
     long evictedBefore = cache.stats().evictedBlockCount();
     long insertedBefore = next.get();
-    GetLoop.Result busy = gets.run(cell.blocks(), MEASURE_MS);
+    GetLoop.Result measured = gets.run(cell.blocks(), MEASURE_MS);
     long inserted = next.get() - insertedBefore;
     long evicted = cache.stats().evictedBlockCount() - evictedBefore;
     stop.set(true);
@@ -218,14 +254,40 @@ public final class ScaleChild {
     }
     L2Drain.await(cache);
     double seconds = MEASURE_MS / 1000.0;
-    put("evict_get_per_s", busy.getsPerSecond());
-    put("evict_get_p999_us", busy.p999Micros());
-    put("evict_get_hit_share", busy.hits() / (double) (busy.hits() + busy.misses()));
-    put("evict_insert_per_s", inserted / seconds);
-    put("evict_evicted_per_s", evicted / seconds);
-    put("evict_no_space", cache.metrics().noSpaceCount());
-    put("keys_inserted", next.get());
-    return inserted / seconds;
+    return new Evicting(measured, inserted / seconds, evicted / seconds, keysToFull);
+  }
+
+  /**
+   * Gets while one more thread only computes (no lock, no memory traffic, nothing of the cache's): the scheduling
+   * floor of a phase in which one other thread of the cache works, such as a checkpoint. Where the machine has
+   * fewer free cores than runnable threads, the gets' p99.9 there is a descheduled get, not a held lock.
+   */
+  private GetLoop.Result besideBusyThread(GetLoop gets) {
+    AtomicBoolean stop = new AtomicBoolean();
+    long[] sink = new long[1];
+    Thread busy = new Thread(() -> {
+      long x = 88172645463325252L;
+      while (!stop.get()) {
+        for (int i = 0; i < 4096; i++) {
+          x ^= x << 13;
+          x ^= x >>> 7;
+          x ^= x << 17;
+        }
+      }
+      sink[0] = x;
+    }, "scale-busy");
+    busy.start();
+    try {
+      return gets.run(cell.blocks(), MEASURE_MS);
+    } finally {
+      stop.set(true);
+      try {
+        busy.join();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      put("busy_sink", sink[0] & 1);
+    }
   }
 
   /** Random reads of a {@code long[]} as large as the cache's heap: what the memory hierarchy alone costs. */
