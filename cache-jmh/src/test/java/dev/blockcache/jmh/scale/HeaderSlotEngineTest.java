@@ -10,7 +10,6 @@ import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.CacheOptions;
 import dev.blockcache.api.ReadOptions;
 import dev.blockcache.bucket.BucketCache;
-import dev.blockcache.jmh.l1.Keys;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.nio.file.Files;
@@ -33,11 +32,11 @@ class HeaderSlotEngineTest {
   @Test
   void zeroBlocksRoundTripAndSurviveARestart() throws Exception {
     ScaleCell cell = new ScaleCell(BLOCKS, BLOCK, ScaleCell.Engine.HEADERS, dir);
-    Keys names = new Keys(BLOCK);
+    ScaleKeys names = cell.keys();
     try (BucketCache cache = cell.open(60_000).cache()) {
       for (int i = 0; i < BLOCKS; i++) {
         ByteBuf zeros = Unpooled.buffer(BLOCK).writeZero(BLOCK);
-        cache.handOver(ScaleCell.key(names, i), zeros, CacheOptions.of(BlockCategory.DATA)); // the cache's now
+        cache.handOver(names.key(i), zeros, CacheOptions.of(BlockCategory.DATA)); // the cache's now
       }
       assertTrue(cache.awaitWritten(Duration.ofMinutes(1)));
       assertEquals(BLOCKS, cache.blockCount());
@@ -60,9 +59,9 @@ class HeaderSlotEngineTest {
     }
   }
 
-  private static void assertServed(BucketCache cache, Keys names) {
+  private static void assertServed(BucketCache cache, ScaleKeys names) {
     for (int i = 0; i < BLOCKS; i++) {
-      ByteBuf block = cache.getBlock(ScaleCell.key(names, i), ReadOptions.of(BlockCategory.DATA));
+      ByteBuf block = cache.getBlock(names.key(i), ReadOptions.of(BlockCategory.DATA));
       assertNotNull(block, "block " + i);
       try {
         assertEquals(BLOCK, block.readableBytes());
