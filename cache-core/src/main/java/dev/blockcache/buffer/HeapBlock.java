@@ -36,8 +36,8 @@ public class HeapBlock {
   public static final int LRU_ENTRY_OVERHEAD = 136;
   /**
    * Heap bytes a {@code TinyLfuBlockCache} entry costs beyond its block's bytes: the block, which is Caffeine's key
-   * (the key's fields inline, the file-chain links and the map value's reference: 64), Caffeine's weighted node with
-   * its map node and table share (~105), the array's header (16) and, for a block that does not span its array, the
+   * (the key's fields inline, the file-chain links and the map value's reference: 64), Caffeine's node with its
+   * map node and table share (~105), the array's header (16) and, for a block that does not span its array, the
    * region object kept as the map value (32), rounded up. {@code L1EntryOverheadTest} measures it.
    */
   public static final int TINYLFU_ENTRY_OVERHEAD = 224;

@@ -10,7 +10,7 @@ import java.util.Locale;
 public enum L1Policy {
   /** HBase's LruBlockCache semantics (single / multi / memory priorities). */
   LRU,
-  /** Caffeine's W-TinyLFU, weighted by block size. */
+  /** Caffeine's W-TinyLFU, its entry bound derived from the heap capacity and the blocks' mean heap cost. */
   TINYLFU;
 
   /** The policy named {@code value} (case-insensitive, as HBase reads it). */

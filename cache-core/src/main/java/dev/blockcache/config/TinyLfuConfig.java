@@ -64,12 +64,11 @@ public final class TinyLfuConfig {
   }
 
   /**
-   * The expected block size ({@code hbase.blockcache.minblocksize}). It changes eviction, not only presizing: the
-   * cache presizes Caffeine for {@code capacity / (minBlockSize + HeapBlock.TINYLFU_ENTRY_OVERHEAD)} blocks, and
-   * Caffeine sizes its frequency sketch for that many entries (grown to the entries present when the cache first
-   * reaches half its capacity, if more), and halves the sketch's counters every 10 × that many accesses. Set it to the
-   * typical block size and the cache decides exactly as plain Caffeine, weighted by bytes and presized for that many
-   * blocks, does.
+   * The expected block size ({@code hbase.blockcache.minblocksize}). It changes eviction: the cache bounds Caffeine by
+   * {@code capacity / (minBlockSize + HeapBlock.TINYLFU_ENTRY_OVERHEAD)} entries at first, which sizes Caffeine's
+   * frequency sketch and how often it ages, and re-derives the bound from the blocks' mean heap cost when they are
+   * heavier or lighter (each change restarts Caffeine's hill climber). Set it to the typical block size and the cache
+   * decides exactly as plain count-bounded Caffeine does.
    */
   public long minBlockSize() {
     return minBlockSize;

@@ -39,12 +39,10 @@ public final class ConfigKeys {
       new Key(LruConfig.MAX_BLOCK_SIZE, "16777216", "LRU: larger blocks are not cached (bytes)"),
       new Key(TinyLfuConfig.MAX_BLOCK_SIZE, "16777216", "TinyLFU: larger blocks are not cached (bytes)"),
       new Key(LruConfig.MIN_BLOCK_SIZE, "65536", "expected block size in bytes: presizes the LRU L1's map. In the"
-          + " TinyLFU L1 it also changes eviction: Caffeine is presized for capacity / (this + 224, the TinyLFU entry"
-          + " overhead) blocks and sizes its frequency sketch for that many entries (grown to the entries present when"
-          + " the cache first reaches half its capacity, if more), and ages the sketch every 10 x that many accesses."
-          + " Set it to the typical L1 block size; then the L1 admits and evicts exactly as plain Caffeine weighted by"
-          + " bytes and presized for that many blocks does (a count-bounded Caffeine decides differently; see the"
-          + " hit-ratio simulator in [benchmarks](benchmarks.md))"),
+          + " TinyLFU L1 it is Caffeine's first entry bound: capacity / (this + 224, the TinyLFU entry overhead), which"
+          + " sizes its frequency sketch; the cache re-derives the bound from the mean block cost when blocks are"
+          + " heavier or lighter than this (each change restarts Caffeine's hill climber). Set it to the typical L1"
+          + " block size; then the L1 admits and evicts exactly as plain count-bounded Caffeine does"),
       new Key(BucketCacheKeys.IOENGINE, "unset",
           "L2 engine: heap, offheap, file:/path, files:/p1,/p2 or mmap:/path; unset means no L2"),
       new Key(BucketCacheKeys.SIZE, "unset", "L2 capacity in MB (a float) in [1, 8388608] (8 TiB, what the index"

@@ -54,7 +54,8 @@ final class ClockList {
 
   /**
    * Moves every entry of this list whose state is {@code state} to the tail of {@code to}, in this list's order (an
-   * LRU cache's promoted entries still linked as single); returns how many it moved.
+   * LRU cache's promoted entries still linked as single), clearing their reference bits (the promoting hit set them,
+   * and the move to the tail is that hit's due); returns how many it moved.
    */
   int moveStateLocked(int state, ClockList to) {
     int moved = 0;
@@ -63,6 +64,7 @@ final class ClockList {
       if (e.state() == state) {
         unlinkLocked(e);
         to.linkLastLocked(e);
+        e.clearReferenced();
         moved++;
       }
     }

@@ -36,11 +36,14 @@ import java.util.concurrent.ThreadFactory;
  *       {@code BlockBuf} view of the heap copy.</li>
  *   <li><b>Recency</b> is approximated with CLOCK, one intrusive FIFO per priority ({@link ClockList}). A hit on a
  *       single-access block promotes it to multi with a CAS of its state ({@link PrioritySizes} moves its bytes) and
- *       records nothing else, so that the compiled get stays under HotSpot's {@code InlineSmallCode} and callers
- *       inline it (their key and the view are then not allocated). An eviction pass moves a promoted link to the
- *       multi list's tail when it meets it freeing single, or, when the multi list runs out first, in one walk of the
- *       single list. In the multi and memory lists a referenced entry gets a second chance (bit cleared, moved to the
- *       tail), which is what LRU order would have kept.</li>
+ *       offers it to {@link Promotions}, a small lock-free ring; the next insert or eviction pass (which hold the
+ *       list lock anyway) moves the promoted entries, in promotion order, to the multi list's tail with their bit
+ *       cleared: where HBase's access-time order puts a block promoted then. Later hits only set the bit, so the
+ *       compiled get stays under HotSpot's {@code InlineSmallCode} and callers inline it (their key and the view are
+ *       then not allocated). A promotion the ring lost (full, or a raced claim) is moved when a pass meets it in the
+ *       single list, or, when the multi list runs out first, in one walk of the single list. In the multi and memory
+ *       lists a referenced entry gets a second chance (bit cleared, moved to the tail), which is what LRU order would
+ *       have kept.</li>
  *   <li><b>Eviction</b> runs when the accounted size passes {@code acceptableFactor × capacity} and frees down to
  *       {@code minFactor × capacity}; {@link PriorityEvictionPlanner} splits the bytes to free between priorities.
  *       A pass walks list heads (plus that one walk), so it costs the blocks it evicts and the second chances earlier
@@ -87,6 +90,8 @@ public final class LruBlockCache implements BlockCache {
   /** Each file's entries, for evict-by-file. Guarded by listLock. */
   @GuardedBy("listLock")
   private final FileChains fileChains = new FileChains();
+  /** Entries promoted by gets whose links have not moved to the multi list yet. */
+  private final Promotions promotions = new Promotions();
   private final LruEvictor evictor = new LruEvictor(this::runEviction);
   private volatile boolean closed;
 
@@ -180,6 +185,7 @@ public final class LruBlockCache implements BlockCache {
     LruEntry raced;
     listLock.lockSpinning();
     try {
+      linkPromotedLocked();
       raced = table.putIfAbsentLocked(key, entry);
       if (raced == null) {
         lists[priority].linkLastLocked(entry);
@@ -278,7 +284,28 @@ public final class LruBlockCache implements BlockCache {
   /** Records an access to {@code entry} for the policy: its reference bit, and its promotion on a first access. */
   private void access(LruEntry entry) {
     if (entry.recordHit()) {
-      accounts.promote(entry.heapSize(HeapBlock.LRU_ENTRY_OVERHEAD));
+      promoted(entry);
+    }
+  }
+
+  /** Moves a just-promoted entry's bytes from single to multi and queues the move of its link ({@link Promotions}). */
+  private void promoted(LruEntry entry) {
+    accounts.promote(entry.heapSize(HeapBlock.LRU_ENTRY_OVERHEAD));
+    promotions.offer(entry);
+  }
+
+  /**
+   * Moves the entries promoted since the last call to the multi list's tail, in promotion order, their reference bits
+   * cleared (the promoting hit is what places them there). An entry already moved by a pass, or removed, stays.
+   */
+  @GuardedBy("listLock")
+  private void linkPromotedLocked() {
+    for (LruEntry e; (e = promotions.pollLocked()) != null; ) {
+      if (e.listed == SINGLE && e.state() == MULTI) {
+        lists[SINGLE].unlinkLocked(e);
+        lists[MULTI].linkLastLocked(e);
+        e.clearReferenced();
+      }
     }
   }
 
@@ -288,6 +315,7 @@ public final class LruBlockCache implements BlockCache {
     LruEntry entry;
     listLock.lock();
     try {
+      linkPromotedLocked();
       entry = table.removeLocked(key);
       if (entry != null) {
         unlinkLocked(entry);
@@ -304,6 +332,7 @@ public final class LruBlockCache implements BlockCache {
     int removed = 0;
     listLock.lock();
     try {
+      linkPromotedLocked();
       for (ChainedBlock chained : fileChains.takeLocked(file)) {
         LruEntry entry = (LruEntry) chained;
         if (table.removeLocked(entry) && retire(entry)) {
@@ -363,6 +392,7 @@ public final class LruBlockCache implements BlockCache {
   /** If the size is above {@code trigger}, frees down to {@code target}, split between priorities by their shares. */
   @GuardedBy("listLock")
   private void evictLocked(long trigger, long target) {
+    linkPromotedLocked();
     long current = accounts.size();
     if (current <= trigger || closed) {
       return;
@@ -411,7 +441,9 @@ public final class LruBlockCache implements BlockCache {
         continue; // its remover unlinks it from its file chain
       }
       if (state != p) {
+        // promoted while single, its promotion lost by the ring: it joins multi as of now, its bit spent on that
         lists[state].linkLastLocked(e);
+        e.clearReferenced();
         continue;
       }
       if (p != SINGLE && e.isReferenced()) {
@@ -489,6 +521,9 @@ public final class LruBlockCache implements BlockCache {
           retire(entry);
         }
       });
+      while (promotions.pollLocked() != null) {
+        // dropped: their entries are gone
+      }
       for (ClockList list : lists) {
         list.clearLocked();
       }

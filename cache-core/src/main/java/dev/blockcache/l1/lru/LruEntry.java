@@ -20,8 +20,9 @@ import java.lang.invoke.VarHandle;
  *   <li><b>Published</b>: in the map, then linked at the tail of its priority's list and at the head of its file's
  *       chain (under the list lock, and only if it is not already removed).</li>
  *   <li><b>Hit</b>: a get sets the reference bit (if clear) and moves a {@code SINGLE} entry to {@code MULTI} with
- *       one CAS, its bytes counting as multi from then on; the list link follows when an eviction pass meets the
- *       entry in the single list.</li>
+ *       one CAS, its bytes counting as multi from then on, and offers it to the cache's {@link Promotions}; its list
+ *       link follows at the next insert or eviction pass (or, if the offer was lost, when a pass meets the entry in
+ *       the single list).</li>
  *   <li><b>Removed</b> once: whoever removes it from the map (evictor, {@code evictBlock}, evict-by-file, close) CASes
  *       the state to {@code REMOVED}, which is terminal, and subtracts its bytes from the totals of the priority it
  *       left. Removal is idempotent: the CAS succeeds once.</li>

@@ -30,13 +30,24 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * An on-heap block cache on Caffeine's W-TinyLFU policy, weighted by the heap each block costs (block bytes plus
- * {@link HeapBlock#TINYLFU_ENTRY_OVERHEAD}).
+ * An on-heap block cache on Caffeine's W-TinyLFU policy, holding at most {@code capacity} bytes of heap (each block's
+ * bytes plus {@link HeapBlock#TINYLFU_ENTRY_OVERHEAD}) through an entry-count bound on Caffeine.
  *
  * <p>W-TinyLFU admits a new block only if it is estimated to be used more often than the block it would evict, which
  * resists scans better than LRU. Caffeine has no priorities: {@link CacheOptions#priority()} is ignored, as in
  * HBase's TinyLfuBlockCache. {@link #cacheBlock} copies the block onto the heap; {@link #handOver} keeps the caller's
  * heap array when it can.
+ *
+ * <h2>A count bound, not a weight bound</h2>
+ * Caffeine bounded by weight lets its hill climber shrink the admission window down to one weight unit: with bytes as
+ * the unit, to no block at all, so that every new block must beat the eviction victim's frequency at once and a
+ * recency-friendly workload loses what plain (count-bounded) Caffeine keeps (docs/decisions.md, L1 TinyLfuBlockCache).
+ * So Caffeine is bounded by entries: {@code capacity / (minBlockSize + overhead)} at first, the expected block size
+ * being the operator's ({@link TinyLfuConfig#minBlockSize()}). The cache keeps its own byte total and re-derives the
+ * bound from the cached blocks' mean weight when they are heavier (the size passes the overshoot bound below: the
+ * bound is lowered until the size is within the capacity) or lighter (the cache is at its bound with more than 1/16
+ * of the capacity free: the bound is raised to what the capacity holds at that mean). Blocks of the expected size
+ * never move the bound, and the cache then decides exactly as count-bounded Caffeine does.
  *
  * <h2>Maintenance and the size bound</h2>
  * Caffeine's maintenance (admission, eviction, the eviction listener) runs on the calling threads until
@@ -46,7 +57,7 @@ import java.util.concurrent.atomic.LongAdder;
  * thread that lags cannot let the cache grow without bound: the cache keeps its own weighted size (each block's weight
  * added before it is published, subtracted when it is evicted or removed), and an insert that leaves it above
  * {@code capacity + overshoot} runs Caffeine's maintenance on the inserting thread ({@link Cache#cleanUp()}) before it
- * returns, which evicts down to the capacity. So, started or not:
+ * returns, and lowers the count bound until the size is within the capacity. So, started or not:
  * <ul>
  *   <li>when no insert is in progress, {@link #size()} ≤ {@code capacity + overshoot};</li>
  *   <li>at any moment, {@link #size()} ≤ {@code capacity + overshoot} plus the weights of the inserts in progress
@@ -70,6 +81,13 @@ public final class TinyLfuBlockCache implements BlockCache {
    * thread to keep up with bursts of inserts on its own core, small beside the heap share the cache is given.
    */
   public static final int OVERSHOOT_SHIFT = 5;
+
+  /**
+   * A cache at its count bound with more than {@code capacity >> RAISE_SHIFT} (1/16) free raises the bound: lighter
+   * blocks than expected fill the capacity, and the hysteresis keeps blocks near the expected weight from moving the
+   * bound (each move restarts Caffeine's hill climber).
+   */
+  static final int RAISE_SHIFT = 4;
 
   private final TinyLfuConfig config;
   /**
@@ -102,6 +120,12 @@ public final class TinyLfuBlockCache implements BlockCache {
   private final MaintenanceThread maintenance = new MaintenanceThread(this::countedMaintenance);
   /** {@code capacity + overshoot}: an insert that leaves {@link #weightedSize} above it runs maintenance itself. */
   private final long cleanUpAbove;
+  /** {@code capacity − capacity / 16}: a cache at its count bound below this size raises the bound. */
+  private final long raiseBelow;
+  /** Guards changes of {@link #countBound}; taken outside Caffeine's locks, never inside them. */
+  private final Object boundLock = new Object();
+  /** The entry count Caffeine is bounded by; written under boundLock. */
+  private volatile long countBound;
   private volatile boolean closed;
 
   /**
@@ -114,14 +138,16 @@ public final class TinyLfuBlockCache implements BlockCache {
     CaffeineRequirement.check(Caffeine.class);
     this.config = Objects.requireNonNull(config, "config");
     this.cleanUpAbove = config.capacity() + maxOvershoot(config.capacity());
+    this.raiseBelow = config.capacity() - (config.capacity() >>> RAISE_SHIFT);
     for (int i = 0; i < blockCounts.length; i++) {
       blockCounts[i] = new LongAdder();
     }
-    long expectedBlocks = Math.max(16, config.capacity() / (config.minBlockSize() + HeapBlock.TINYLFU_ENTRY_OVERHEAD));
+    long expectedBlocks = config.capacity() / (config.minBlockSize() + HeapBlock.TINYLFU_ENTRY_OVERHEAD);
+    this.countBound = Math.max(1, expectedBlocks);
+    // No initial capacity: Caffeine would start its frequency sketch at once, sized by it, where plain Caffeine starts
+    // it at half its maximum (a different policy early on, which lirs/backf at 50% showed as points).
     this.cache = Caffeine.newBuilder()
-        .initialCapacity((int) Math.min(1 << 24, expectedBlocks))
-        .maximumWeight(config.capacity())
-        .weigher((KeyedBlock block, Object bytes) -> (int) weight(block))
+        .maximumSize(countBound)
         .executor(maintenance)
         .evictionListener(this::onEvicted)
         .build();
@@ -241,10 +267,64 @@ public final class TinyLfuBlockCache implements BlockCache {
       fileChains.linkLocked(cached); // not if it was evicted or removed since it was published
     }
     // Checked after publishing, so that the last insert to finish sees every block published before it.
-    if (weightedSize.get() > cleanUpAbove) {
-      countedMaintenance(cache::cleanUp); // the executor lags: evict down to the capacity here
+    long size = weightedSize.get();
+    if (size > cleanUpAbove) {
+      fitToCapacity(); // the executor lags, or the blocks are heavier than the bound assumes
+    } else if (size < raiseBelow && map.size() >= countBound) {
+      raiseBound();
     }
     return CacheResult.CACHED;
+  }
+
+  /**
+   * Runs Caffeine's pending maintenance, then, while the size is above the capacity, lowers the count bound to what
+   * the capacity holds at the cached blocks' mean weight (again if the evictions left heavier blocks: each round
+   * lowers it by at least one, so the loop ends). A block heavier than the whole capacity, the last one left, is
+   * removed.
+   */
+  private void fitToCapacity() {
+    synchronized (boundLock) {
+      countedMaintenance(cache::cleanUp);
+      long size;
+      while ((size = weightedSize.get()) > config.capacity() && countBound > 1) {
+        long fit = (long) ((double) map.size() * config.capacity() / size);
+        setCountBound(Math.max(1, Math.min(fit, countBound - 1)));
+      }
+      if (weightedSize.get() > config.capacity()) {
+        for (KeyedBlock block : map.keySet()) {
+          if (map.remove(block, block.mapValue())) {
+            removed(block);
+          }
+        }
+      }
+    }
+  }
+
+  /** Raises the count bound to what the capacity holds at the cached blocks' mean weight, if that is more. */
+  private void raiseBound() {
+    synchronized (boundLock) {
+      long size = weightedSize.get();
+      long entries = map.size();
+      if (size <= 0 || size >= raiseBelow || entries < countBound) {
+        return; // another insert raised it, or blocks left
+      }
+      long fit = (long) ((double) entries * config.capacity() / size);
+      if (fit > countBound) {
+        setCountBound(fit);
+      }
+    }
+  }
+
+  /** Bounds Caffeine by {@code bound} entries, evicting down to it now on the calling thread. */
+  @GuardedBy("boundLock")
+  private void setCountBound(long bound) {
+    countBound = bound;
+    countedMaintenance(() -> eviction.setMaximum(bound));
+  }
+
+  /** The entry count Caffeine is bounded by now (see the class notes): for tests. */
+  long countBound() {
+    return countBound;
   }
 
   /**
@@ -370,9 +450,12 @@ public final class TinyLfuBlockCache implements BlockCache {
     return eviction.coldest(limit).keySet().stream().map(KeyedBlock::key).toList();
   }
 
-  /** Runs Caffeine's pending maintenance (evictions) now, on the calling thread. */
+  /**
+   * Runs Caffeine's pending maintenance (evictions) now, on the calling thread, and lowers the count bound if the
+   * size is still above the capacity: the size is then within it.
+   */
   public void cleanUp() {
-    countedMaintenance(cache::cleanUp);
+    fitToCapacity();
   }
 
   @Override

@@ -127,7 +127,7 @@ class LruBlockCacheTest {
   void freeingMultiMovesPromotedBlocksStillLinkedAsSingle() {
     long capacity = 100 * ENTRY;
     try (LruBlockCache cache = new LruBlockCache(LruConfig.builder(capacity).build())) {
-      // 90 blocks promoted before any pass: their links are all still in the single list, the multi list is empty.
+      // 90 blocks promoted before any pass: the multi list holds all of them, the single list none.
       for (int i = 0; i < 90; i++) {
         put(cache, BlockKey.of("m", i), CacheOptions.of(BlockCategory.DATA));
         hit(cache, BlockKey.of("m", i));
@@ -142,6 +142,37 @@ class LruBlockCacheTest {
       for (int i = 0; i < 10; i++) {
         assertTrue(hit(cache, BlockKey.of("s", i)), "single block " + i + " was evicted before multi ones");
       }
+    }
+  }
+
+  @Test
+  void aBlockPromotedBeforeLaterMultiHitsIsEvictedFirst() {
+    // HBase orders multi blocks by their last access: a block promoted before the other multi blocks' last hits is
+    // the least recently used of them. Its link must join the multi list when it is promoted, not when a pass
+    // meets it in the single list (behind singles inserted before it), where it outlived every other multi block.
+    try (LruBlockCache cache = new LruBlockCache(LruConfig.builder(100 * ENTRY).build())) {
+      CacheOptions data = CacheOptions.of(BlockCategory.DATA);
+      for (int i = 0; i < 60; i++) {
+        put(cache, BlockKey.of("x", i), data);
+        hit(cache, BlockKey.of("x", i));
+      }
+      for (int i = 0; i < 39; i++) {
+        put(cache, BlockKey.of("s", i), data);
+      }
+      BlockKey promotedFirst = BlockKey.of("a", 0);
+      put(cache, promotedFirst, data); // the first pass: the multi list gives its oldest three
+      long evicted = cache.stats().evictedBlockCount();
+      assertTrue(evicted > 0, "no pass ran");
+      assertTrue(hit(cache, promotedFirst));
+      for (int i = 0; i < 60; i++) {
+        hit(cache, BlockKey.of("x", i));
+      }
+      for (int i = 0; cache.stats().evictedBlockCount() == evicted; i++) {
+        put(cache, BlockKey.of("fill", i), data);
+      }
+      ReadOptions peek = ReadOptions.of(BlockCategory.DATA).withoutStats();
+      assertNull(cache.getBlock(promotedFirst, peek), "the least recently used multi block outlived the others");
+      assertTrue(hit(cache, BlockKey.of("x", 59)));
     }
   }
 

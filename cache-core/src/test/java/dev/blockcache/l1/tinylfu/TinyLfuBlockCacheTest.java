@@ -8,6 +8,7 @@ import dev.blockcache.api.BlockCategory;
 import dev.blockcache.api.BlockKey;
 import dev.blockcache.api.CacheOptions;
 import dev.blockcache.api.CacheResult;
+import dev.blockcache.buffer.HeapBlock;
 import dev.blockcache.config.TinyLfuConfig;
 import dev.blockcache.l1.Insert;
 import dev.blockcache.testing.Blocks;
@@ -39,19 +40,88 @@ class TinyLfuBlockCacheTest {
   @ParameterizedTest
   @EnumSource(Insert.class)
   void cachingAPresentKeyAgainCountsAsARead(Insert insert) {
-    try (TinyLfuBlockCache cache = new TinyLfuBlockCache(TinyLfuConfig.of(100 * 8192L, 65536, 4096))) {
+    // 100 blocks, 60 of them cached first: Caffeine counts frequencies from half full on, as plain Caffeine does.
+    long capacity = 100L * (4096 + HeapBlock.TINYLFU_ENTRY_OVERHEAD);
+    try (TinyLfuBlockCache cache = new TinyLfuBlockCache(TinyLfuConfig.of(capacity, 65536, 4096))) {
+      for (int i = 0; i < 60; i++) {
+        put(cache, BlockKey.of("fill", i), insert);
+      }
       BlockKey a = BlockKey.of("f", 0);
       BlockKey b = BlockKey.of("f", 1);
       BlockKey c = BlockKey.of("f", 2);
       for (BlockKey key : List.of(a, b, c)) {
         assertEquals(CacheResult.CACHED, put(cache, key, insert));
       }
-      List<BlockKey> before = cache.coldest(3);
+      List<BlockKey> before = cache.coldest(100);
       assertTrue(before.indexOf(a) < before.indexOf(b), "a, cached first, is evicted before b: " + before);
       assertEquals(CacheResult.ALREADY_CACHED, put(cache, a, insert));
-      List<BlockKey> after = cache.coldest(3);
+      List<BlockKey> after = cache.coldest(100);
       assertTrue(after.indexOf(b) < after.indexOf(a), "re-caching a did not count as a read: " + after);
       assertEquals(0, cache.stats().hitCount(), "a read for the policy, not a hit");
+    }
+  }
+
+  private static void putSized(TinyLfuBlockCache cache, BlockKey key, int bytes) {
+    ByteBuf source = Blocks.payload(key, bytes);
+    try {
+      assertTrue(cache.cacheBlock(key, source, CacheOptions.of(BlockCategory.DATA)).isCached());
+    } finally {
+      source.release();
+    }
+  }
+
+  @Test
+  void blocksOfTheExpectedSizeFillTheCapacityWithoutMovingTheCountBound() {
+    long entry = 4096 + HeapBlock.TINYLFU_ENTRY_OVERHEAD;
+    try (TinyLfuBlockCache cache = new TinyLfuBlockCache(TinyLfuConfig.of(100 * entry, 65536, 4096))) {
+      assertEquals(100, cache.countBound());
+      for (int i = 0; i < 1_000; i++) {
+        putSized(cache, BlockKey.of("f", i), 4096);
+        assertTrue(cache.size() <= cache.capacity(), "size " + cache.size() + " after insert " + i);
+      }
+      assertEquals(100, cache.countBound());
+      assertEquals(100, cache.blockCount());
+    }
+  }
+
+  @Test
+  void heavierBlocksThanExpectedLowerTheCountBoundToTheCapacity() {
+    long entry = 4096 + HeapBlock.TINYLFU_ENTRY_OVERHEAD;
+    try (TinyLfuBlockCache cache = new TinyLfuBlockCache(TinyLfuConfig.of(100 * entry, 65536, 4096))) {
+      for (int i = 0; i < 1_000; i++) {
+        putSized(cache, BlockKey.of("f", i), 16_384);
+        assertTrue(cache.size() <= cache.capacity() + cache.maxOvershoot(), "size " + cache.size() + " at " + i);
+      }
+      cache.cleanUp();
+      assertTrue(cache.size() <= cache.capacity(), "size " + cache.size() + " after cleanUp");
+      assertTrue(cache.countBound() < 30, "bound " + cache.countBound() + " for blocks four times heavier");
+      assertTrue(cache.size() > cache.capacity() * 3 / 4, "size " + cache.size() + ": the bound went too low");
+    }
+  }
+
+  @Test
+  void lighterBlocksThanExpectedRaiseTheCountBoundToFillTheCapacity() {
+    long entry = 16_384 + HeapBlock.TINYLFU_ENTRY_OVERHEAD;
+    try (TinyLfuBlockCache cache = new TinyLfuBlockCache(TinyLfuConfig.of(100 * entry, 65536, 16_384))) {
+      for (int i = 0; i < 2_000; i++) {
+        putSized(cache, BlockKey.of("f", i), 4096);
+      }
+      cache.cleanUp();
+      assertTrue(cache.countBound() > 300, "bound " + cache.countBound() + " for blocks four times lighter");
+      assertTrue(cache.size() > cache.capacity() * 15 / 16 - 4096, "size " + cache.size() + " of " + cache.capacity());
+      assertTrue(cache.size() <= cache.capacity(), "size " + cache.size());
+    }
+  }
+
+  @Test
+  void aBlockHeavierThanTheCapacityIsNotKept() {
+    try (TinyLfuBlockCache cache = new TinyLfuBlockCache(TinyLfuConfig.of(8192, 65536, 4096))) {
+      putSized(cache, BlockKey.of("f", 0), 16_384);
+      assertTrue(cache.size() <= cache.capacity() + cache.maxOvershoot(), "size " + cache.size());
+      cache.cleanUp();
+      assertEquals(0, cache.blockCount());
+      putSized(cache, BlockKey.of("f", 1), 1024);
+      assertEquals(1, cache.blockCount(), "a block that fits is kept after one that did not");
     }
   }
 

@@ -10,12 +10,13 @@ import java.util.Set;
  * The cells the quick suite leaves out, per benchmark class, so that it keeps the README's ten-minute limit: the
  * floors and reference points that explain a ratio but are not a competitor (the L1 and L2 benchmarks' heap-map
  * rows, the L1 insert benchmark's ring floor, the L1 benchmark's prebuilt-key rows and scoped-read variants, the L2
- * get benchmark's copy-to-heap variant); the file engine's two-thread gets; thread counts of the thread-scaling
- * experiment between the ones that give its shape; in cache-hbase-bench, the paired region benchmark's floor and
- * dataset at 4x the L2; and, whole, the classes named in {@link #fullModeOnly} (the region benchmark of one fork per
- * L2, whose ratio the paired one gives, the region thread-scaling experiment, and the L2 insert benchmark under
- * eviction, whose every cell first fills a 128 MiB cache). They run in full mode and on
- * request. Every competitor a target names, and every cell an experiment's report needs, stays in.
+ * get benchmark's copy-to-heap variant, the L1 get/put mix's TinyLFU rows and 4 KiB cells); the file engine's
+ * two-thread gets; thread counts of the thread-scaling experiment between the ones that give its shape; in
+ * cache-hbase-bench, the paired region benchmark's floor and dataset at 4x the L2; and, whole, the classes named in
+ * {@link #fullModeOnly} (the region benchmark of one fork per L2, whose ratio the paired one gives, the region
+ * thread-scaling experiment, and the L2 insert benchmark under eviction, whose every cell first fills a 128 MiB
+ * cache). They run in full mode and on request. Every competitor a target names, and every cell an experiment's
+ * report needs, stays in.
  *
  * <p>Thread-safety: immutable.
  */
@@ -52,6 +53,10 @@ public final class QuickCells {
       "dev.blockcache.jmh.l1.L1InsertBenchmark",
       new Restriction(Map.of("competitor", List.of("OURS_LRU", "OURS_LRU_HAND_OVER", "OURS_TINYLFU",
           "OURS_TINYLFU_HAND_OVER", "HBASE_LRU", "HBASE_TINYLFU")), Set.of()),
+      // The get/put mix's target pair at the size where the hit ratios differ most; the rest in full mode.
+      "dev.blockcache.jmh.l1.L1MixedBenchmark",
+      new Restriction(Map.of("competitor", List.of("OURS_LRU", "HBASE_LRU"), "blockSize", List.of("65536")),
+          Set.of()),
       "dev.blockcache.jmh.file.FileEngineGetBenchmark",
       new Restriction(Map.of("competitor", List.of("OURS", "RAW_FILECHANNEL", "HBASE_BUCKET")), Set.of("get1Thread")),
       "dev.blockcache.jmh.experiments.ThreadScalingExperiment",
@@ -88,6 +93,9 @@ public final class QuickCells {
           "distribution", List.of("UNIFORM")), Set.of()),
       "dev.blockcache.jmh.l1.L1InsertBenchmark",
       new Restriction(with(BY_CLASS.get("dev.blockcache.jmh.l1.L1InsertBenchmark").params(),
+          "blockSize", SMOKE_BLOCK_SIZE), Set.of()),
+      "dev.blockcache.jmh.l1.L1MixedBenchmark",
+      new Restriction(with(BY_CLASS.get("dev.blockcache.jmh.l1.L1MixedBenchmark").params(),
           "blockSize", SMOKE_BLOCK_SIZE), Set.of()),
       "dev.blockcache.jmh.l2.L2GetBenchmark",
       new Restriction(Map.of("competitor", List.of("OURS_ZERO_COPY", "OURS_COPY", "HBASE_BUCKET"),

@@ -6,13 +6,15 @@ import java.util.function.LongFunction;
 
 /**
  * Plain Caffeine (W-TinyLFU), bounded by entry count and keyed by the trace's keys ({@link #ofEntries}:
- * {@code maximumSize(capacity)}), or bounded by weight and keyed as our TinyLFU L1 is ({@link #weighted}: the same
- * maximum weight, weigher, initial capacity and {@code BlockKey}s, so the same key hashes).
+ * {@code maximumSize(capacity)}), bounded by entry count and keyed as our TinyLFU L1 is ({@link #ofBlockKeys}: the
+ * same {@code BlockKey}s, so the same key hashes in the frequency sketch), or bounded by weight as HBase's
+ * TinyLfuBlockCache bounds it ({@link #weighted}).
  *
- * <p>Caffeine's two modes are not the same policy: a weighted cache starts its frequency sketch at half its maximum
- * weight, sized by the entries present then or by the initial capacity, where a count-bounded one sizes it by its
- * maximum, so the same trace can give them hit ratios points apart even when every entry weighs the same. The
- * weighted reference is the one our L1 should equal. Maintenance (eviction) runs on the calling thread, so evictions
+ * <p>Caffeine's two modes are not the same policy: a weighted cache's hill climber may shrink the admission window
+ * to one weight unit, under one block when a unit is a byte, and its frequency sketch starts at half the maximum
+ * weight, sized by the entries present then; the same trace can give them hit ratios points apart even when every
+ * entry weighs the same. Our L1 bounds Caffeine by count: {@link #ofBlockKeys} is what it should equal. Maintenance
+ * (eviction) runs on the calling thread, so evictions
  * follow the replay instead of racing Caffeine's default ForkJoinPool. Caffeine still admits a small random share of
  * candidates (against hash flooding): figures vary a little between runs.
  *
@@ -32,10 +34,15 @@ public final class CaffeinePolicy implements Policy {
     return new CaffeinePolicy(Caffeine.newBuilder().maximumSize(capacity), Long::valueOf);
   }
 
+  /** An empty cache of at most {@code capacity} blocks, keyed by the {@code BlockKey}s of {@code blockSize} blocks. */
+  public static CaffeinePolicy ofBlockKeys(int capacity, int blockSize) {
+    return new CaffeinePolicy(Caffeine.newBuilder().maximumSize(capacity), new BlockKeys(blockSize)::of);
+  }
+
   /**
-   * An empty cache of {@code capacity} blocks of {@code blockSize} bytes that each weigh {@code entryWeight}, built
-   * as our TinyLFU L1 builds its Caffeine for blocks of one size: maximum weight {@code capacity × entryWeight},
-   * initial capacity {@code capacity}, keyed by the {@code BlockKey} the L1 would be asked for.
+   * An empty cache of {@code capacity} blocks of {@code blockSize} bytes that each weigh {@code entryWeight}, bounded
+   * by weight as HBase's TinyLfuBlockCache bounds it: maximum weight {@code capacity × entryWeight}, initial capacity
+   * {@code capacity}, keyed by the {@code BlockKey} an L1 would be asked for.
    */
   public static CaffeinePolicy weighted(int capacity, int blockSize, int entryWeight) {
     BlockKeys blockKeys = new BlockKeys(blockSize);

@@ -46,8 +46,8 @@ public enum PolicyKind {
     }
   },
   /**
-   * Plain Caffeine by weight, sized and weighed as {@link #L1_TINYLFU} sizes and weighs its Caffeine
-   * ({@link CaffeinePolicy#weighted}): what our L1 TinyLFU should equal.
+   * Plain Caffeine by weight, as HBase's TinyLfuBlockCache bounds it ({@link CaffeinePolicy#weighted}): where a
+   * byte-weighted window falls short of {@link #CAFFEINE} (our {@link #L1_TINYLFU} bounds Caffeine by count).
    */
   CAFFEINE_WEIGHTED("Caffeine weighted") {
     @Override
