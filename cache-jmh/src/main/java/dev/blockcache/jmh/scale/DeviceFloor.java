@@ -16,7 +16,8 @@ import org.HdrHistogram.Histogram;
  * while evicting. No cache is involved, so the ratio of the two p99.9s is what the file and the device cost a read
  * that waits behind writes; the cache's own ratio (gets while inserts evict) is read against it.
  *
- * <p>Runs on the cell's cache file after the cache has closed (a file the experiment created and deletes).
+ * <p>Runs on the cell's cache file after the last phase that reads it (its writes overwrite slots; the experiment
+ * created the file and deletes it).
  *
  * <p>Thread-safety: one instance per measurement; {@link #measure} starts and joins its writer thread.
  */
