@@ -16,7 +16,8 @@ import org.HdrHistogram.Histogram;
  * while evicting. No cache is involved, so the ratio of the two p99.9s is what the file and the device cost a read
  * that waits behind writes; the cache's own ratio (gets while inserts evict) is read against it.
  *
- * <p>Runs on the cell's cache file after the cache has closed (a file the experiment created and deletes).
+ * <p>Runs on the cell's cache file after the last phase that reads it (its writes overwrite slots; the experiment
+ * created the file and deletes it).
  *
  * <p>Thread-safety: one instance per measurement; {@link #measure} starts and joins its writer thread.
  */
@@ -38,6 +39,7 @@ final class DeviceFloor {
   /** Reads for {@code millis} alone, then for {@code millis} while {@code writesPerSecond} slots are written. */
   Result measure(long millis, double writesPerSecond) throws IOException, InterruptedException {
     try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+      ch.force(false); // the cache's last writes reach the device first, so that "alone" is alone
       ByteBuffer buf = ByteBuffer.allocateDirect(slotBytes);
       SplittableRandom random = new SplittableRandom(11);
       reads(ch, buf, random, millis / 3); // warms up the path, not the data: the file is larger than memory

@@ -11,6 +11,7 @@ import dev.blockcache.jmh.L2Drain;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -33,7 +34,8 @@ import org.HdrHistogram.Histogram;
  *       to back; then inserts that outdate the last checkpoint, {@code ready=1}, and it waits to be killed
  *       ({@code SIGKILL} from the parent).</li>
  *   <li>{@code recover}: restart after the kill (timed), a warm sample; every block served passed the cache's key
- *       and checksum checks; entries the checks refused are counted.</li>
+ *       and checksum checks; entries the checks refused are counted. On {@code file:}, then the device floor
+ *       ({@link DeviceFloor}).</li>
  * </ol>
  * Blocks are zeros of the cell's block size, offered with {@code handOver} of a retained duplicate of one shared
  * buffer (the cache releases each reference once the block is in its slot).
@@ -60,6 +62,8 @@ public final class ScaleChild {
   private static final long CHECKPOINT_WAIT_NANOS = 120_000_000_000L;
   /** Insert rate of the paced eviction phase: 5,000 blocks of 64 KiB per second is over 300 MB/s of misses. */
   private static final double PACED_INSERTS_PER_S = 5_000;
+  /** The fill phase's accepted inserts per second while evicting, for the recover phase's device floor. */
+  private static final String INSERT_RATE_FILE = "insert-rate";
   /** Keys sampled to count blocks served warm after a restart. */
   private static final int WARM_SAMPLE = 100_000;
 
@@ -151,12 +155,7 @@ public final class ScaleChild {
     cache.close();
     put("close_with_checkpoint_ms", (System.nanoTime() - closeStart) / 1e6);
     floor(after - before);
-    if (cell.engine() == ScaleCell.Engine.FILE) {
-      DeviceFloor.Result device = new DeviceFloor(cell.dir().resolve("cache.bin"), cell.stored(),
-          cell.capacity() / cell.stored()).measure(MEASURE_MS, insertsPerSecond);
-      put("device_read_p999_idle_us", device.idleP999Micros());
-      put("device_read_p999_writing_us", device.writingP999Micros());
-    }
+    Files.writeString(cell.dir().resolve(INSERT_RATE_FILE), Double.toString(insertsPerSecond));
     put("sink", gets.sink());
   }
 
@@ -369,7 +368,7 @@ public final class ScaleChild {
     put("ckpt_mean_ms", opened.headers() != null && checkpoints > 0 ? ms / checkpoints : Double.NaN);
   }
 
-  private void recover(long inserted) throws IOException {
+  private void recover(long inserted) throws IOException, InterruptedException {
     long t0 = System.nanoTime();
     BucketCache cache = cell.open(NO_PERIODIC_CHECKPOINT_MS).cache();
     put("recover_ms", (System.nanoTime() - t0) / 1e6);
@@ -379,6 +378,14 @@ public final class ScaleChild {
     put("recover_header_mismatch", m.headerMismatchCount());
     put("recover_checksum_mismatch", m.checksumMismatchCount());
     cache.close();
+    if (cell.engine() == ScaleCell.Engine.FILE) {
+      // Last, as it writes into slots of the cache file, which no later phase reads.
+      double insertsPerSecond = Double.parseDouble(Files.readString(cell.dir().resolve(INSERT_RATE_FILE)));
+      DeviceFloor.Result device = new DeviceFloor(cell.dir().resolve("cache.bin"), cell.stored(),
+          cell.capacity() / cell.stored()).measure(MEASURE_MS, insertsPerSecond);
+      put("device_read_p999_idle_us", device.idleP999Micros());
+      put("device_read_p999_writing_us", device.writingP999Micros());
+    }
   }
 
   /** Gets of {@value #WARM_SAMPLE} keys drawn from every key inserted so far: how many are served. */

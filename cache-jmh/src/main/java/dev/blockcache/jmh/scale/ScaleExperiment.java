@@ -171,7 +171,8 @@ public final class ScaleExperiment {
     Path dir = Files.createTempDirectory(work, "scale-hbase");
     try {
       System.out.println("== HBase BucketCache, " + blocks + " blocks, in " + dir);
-      String heap = blocks > 4 * MIB_BLOCKS ? "5g" : "2g";
+      // Its restore holds the parsed map beside the one it builds: 5 GiB is not enough at 8M.
+      String heap = blocks > 4 * MIB_BLOCKS ? "10g" : "2g";
       Map<String, String> r = child(L2HBaseScale.class, heap, List.of(Integer.toString(blocks), dir.toString()),
           false);
       record("hbase." + blocks / MIB_BLOCKS + "M", r);
