@@ -45,7 +45,8 @@ import java.util.concurrent.ThreadFactory;
  *       lists a referenced entry gets a second chance (bit cleared, moved to the tail), which is what LRU order would
  *       have kept.</li>
  *   <li><b>Eviction</b> runs when the accounted size passes {@code acceptableFactor × capacity} and frees down to
- *       {@code minFactor × capacity}; {@link PriorityEvictionPlanner} splits the bytes to free between priorities.
+ *       {@code minFactor × capacity}; {@link PriorityEvictionPlanner} splits the bytes to free between priorities,
+ *       {@link PriorityLists} picks the entries.
  *       A pass walks list heads (plus that one walk), so it costs the blocks it evicts and the second chances earlier
  *       hits paid for, never a sort of the whole map as HBase's does. Passes run on the background thread started
  *       by {@link #start()}, or on the inserting thread when the cache was not started; {@link #runEviction()} runs
@@ -71,10 +72,6 @@ import java.util.concurrent.ThreadFactory;
  * outside the lock; no other lock is taken while it is held.
  */
 public final class LruBlockCache implements BlockCache {
-  private static final int SINGLE = CachePriority.SINGLE.ordinal();
-  private static final int MULTI = CachePriority.MULTI.ordinal();
-  private static final int MEMORY = CachePriority.MEMORY.ordinal();
-
   private final LruConfig config;
   private final long acceptableSize;
   private final long minSize;
@@ -84,14 +81,17 @@ public final class LruBlockCache implements BlockCache {
   private final StatsRecorder stats = new StatsRecorder();
   private final LruAccounts accounts = new LruAccounts();
   private final ListLock listLock = new ListLock();
-  /** One list per priority, indexed by ordinal. Guarded by listLock. */
+  /** Entries promoted by gets whose links have not moved to the multi list yet. */
+  private final Promotions promotions = new Promotions();
+  /** One list per priority and the order a pass takes their entries in. Guarded by listLock. */
   @GuardedBy("listLock")
-  private final ClockList[] lists = {new ClockList(SINGLE), new ClockList(MULTI), new ClockList(MEMORY)};
+  private final PriorityLists lists = new PriorityLists(promotions);
+  /** Entries passes have chosen so far, counting towards the next opening of the lock. Guarded by listLock. */
+  @GuardedBy("listLock")
+  private int victimsChosen;
   /** Each file's entries, for evict-by-file. Guarded by listLock. */
   @GuardedBy("listLock")
   private final FileChains fileChains = new FileChains();
-  /** Entries promoted by gets whose links have not moved to the multi list yet. */
-  private final Promotions promotions = new Promotions();
   private final LruEvictor evictor = new LruEvictor(this::runEviction);
   private volatile boolean closed;
 
@@ -185,10 +185,10 @@ public final class LruBlockCache implements BlockCache {
     LruEntry raced;
     listLock.lockSpinning();
     try {
-      linkPromotedLocked();
+      lists.linkPromotedLocked();
       raced = table.putIfAbsentLocked(key, entry);
       if (raced == null) {
-        lists[priority].linkLastLocked(entry);
+        lists.linkLastLocked(entry, priority);
         fileChains.linkLocked(entry);
       }
     } finally {
@@ -294,28 +294,13 @@ public final class LruBlockCache implements BlockCache {
     promotions.offer(entry);
   }
 
-  /**
-   * Moves the entries promoted since the last call to the multi list's tail, in promotion order, their reference bits
-   * cleared (the promoting hit is what places them there). An entry already moved by a pass, or removed, stays.
-   */
-  @GuardedBy("listLock")
-  private void linkPromotedLocked() {
-    for (LruEntry e; (e = promotions.pollLocked()) != null; ) {
-      if (e.listed == SINGLE && e.state() == MULTI) {
-        lists[SINGLE].unlinkLocked(e);
-        lists[MULTI].linkLastLocked(e);
-        e.clearReferenced();
-      }
-    }
-  }
-
   @Override
   public boolean evictBlock(BlockKey key) {
     Objects.requireNonNull(key, "key");
     LruEntry entry;
     listLock.lock();
     try {
-      linkPromotedLocked();
+      lists.linkPromotedLocked();
       entry = table.removeLocked(key);
       if (entry != null) {
         unlinkLocked(entry);
@@ -332,7 +317,7 @@ public final class LruBlockCache implements BlockCache {
     int removed = 0;
     listLock.lock();
     try {
-      linkPromotedLocked();
+      lists.linkPromotedLocked();
       for (ChainedBlock chained : fileChains.takeLocked(file)) {
         LruEntry entry = (LruEntry) chained;
         if (table.removeLocked(entry) && retire(entry)) {
@@ -391,8 +376,9 @@ public final class LruBlockCache implements BlockCache {
 
   /** If the size is above {@code trigger}, frees down to {@code target}, split between priorities by their shares. */
   @GuardedBy("listLock")
+  @SuppressWarnings("GuardedBy") // the victims callback runs inside lists.freeLocked, under the listLock held here
   private void evictLocked(long trigger, long target) {
-    linkPromotedLocked();
+    lists.linkPromotedLocked();
     long current = accounts.size();
     if (current <= trigger || closed) {
       return;
@@ -408,57 +394,25 @@ public final class LruBlockCache implements BlockCache {
         PriorityEvictionPlanner.Mode.of(config.inMemoryForceMode(), config.memoryPercentage()));
     for (int p = 0; p < plan.length; p++) {
       if (plan[p] > 0) {
-        freeLocked(p, plan[p]);
+        lists.freeLocked(p, plan[p], this::evictLocked);
       }
     }
   }
 
   /**
-   * Frees at least {@code bytes} (or everything) from the list of priority {@code p}, oldest first. When the multi
-   * list runs out first, the promoted entries still linked in the single list join it, and freeing goes on.
+   * Removes the entry a pass chose from the table, the totals and its file chain, and opens the lock to a spinning
+   * insert every {@link ListLock#CHUNK} victims; returns the heap freed.
    */
   @GuardedBy("listLock")
-  private long freeLocked(int p, long bytes) {
-    long freed = freeListLocked(p, bytes);
-    if (freed < bytes && p == MULTI && lists[SINGLE].moveStateLocked(MULTI, lists[MULTI]) > 0) {
-      freed += freeListLocked(p, bytes - freed);
-    }
-    return freed;
-  }
-
-  /** Frees at least {@code bytes} (or everything) from the list of priority {@code p} as it stands, oldest first. */
-  @GuardedBy("listLock")
-  private long freeListLocked(int p, long bytes) {
-    ClockList list = lists[p];
+  private long evictLocked(LruEntry e) {
     long freed = 0;
-    int budget = 2 * list.sizeLocked();
-    int evicted = 0;
-    LruEntry e;
-    while (freed < bytes && budget-- > 0 && (e = list.headLocked()) != null) {
-      list.unlinkLocked(e);
-      int state = e.state();
-      if (state == LruEntry.REMOVED) {
-        continue; // its remover unlinks it from its file chain
-      }
-      if (state != p) {
-        // promoted while single, its promotion lost by the ring: it joins multi as of now, its bit spent on that
-        lists[state].linkLastLocked(e);
-        e.clearReferenced();
-        continue;
-      }
-      if (p != SINGLE && e.isReferenced()) {
-        e.clearReferenced();
-        list.linkLastLocked(e);
-        continue;
-      }
-      if (table.removeLocked(e) && retire(e)) {
-        stats.evicted(e.category());
-        freed += e.heapSize(HeapBlock.LRU_ENTRY_OVERHEAD);
-      }
-      fileChains.dropLocked(e);
-      if (++evicted % ListLock.CHUNK == 0) {
-        listLock.letSpinnersInLocked();
-      }
+    if (table.removeLocked(e) && retire(e)) {
+      stats.evicted(e.category());
+      freed = e.heapSize(HeapBlock.LRU_ENTRY_OVERHEAD);
+    }
+    fileChains.dropLocked(e);
+    if (++victimsChosen % ListLock.CHUNK == 0) {
+      listLock.letSpinnersInLocked();
     }
     return freed;
   }
@@ -475,9 +429,7 @@ public final class LruBlockCache implements BlockCache {
 
   @GuardedBy("listLock")
   private void unlinkLocked(LruEntry entry) {
-    if (entry.listed != LruEntry.UNLISTED) {
-      lists[entry.listed].unlinkLocked(entry);
-    }
+    lists.unlinkLocked(entry);
     fileChains.dropLocked(entry);
   }
 
@@ -521,12 +473,7 @@ public final class LruBlockCache implements BlockCache {
           retire(entry);
         }
       });
-      while (promotions.pollLocked() != null) {
-        // dropped: their entries are gone
-      }
-      for (ClockList list : lists) {
-        list.clearLocked();
-      }
+      lists.clearLocked();
       fileChains.clearLocked();
     } finally {
       listLock.unlock();

@@ -42,7 +42,7 @@ import java.util.concurrent.atomic.LongAdder;
  * Caffeine bounded by weight lets its hill climber shrink the admission window down to one weight unit: with bytes as
  * the unit, to no block at all, so that every new block must beat the eviction victim's frequency at once and a
  * recency-friendly workload loses what plain (count-bounded) Caffeine keeps (docs/decisions.md, L1 TinyLfuBlockCache).
- * So Caffeine is bounded by entries: {@code capacity / (minBlockSize + overhead)} at first, the expected block size
+ * So Caffeine is bounded by entries ({@link CountBound}): {@code capacity / (minBlockSize + overhead)} at first, the expected block size
  * being the operator's ({@link TinyLfuConfig#minBlockSize()}). The cache keeps its own byte total and re-derives the
  * bound from the cached blocks' mean weight when they are heavier (the size passes the overshoot bound below: the
  * bound is lowered until the size is within the capacity) or lighter (the cache is at its bound with more than 1/16
@@ -82,13 +82,6 @@ public final class TinyLfuBlockCache implements BlockCache {
    */
   public static final int OVERSHOOT_SHIFT = 5;
 
-  /**
-   * A cache at its count bound with more than {@code capacity >> RAISE_SHIFT} (1/16) free raises the bound: lighter
-   * blocks than expected fill the capacity, and the hysteresis keeps blocks near the expected weight from moving the
-   * bound (each move restarts Caffeine's hill climber).
-   */
-  static final int RAISE_SHIFT = 4;
-
   private final TinyLfuConfig config;
   /**
    * Keyed by the blocks themselves ({@link KeyedBlock}: key fields inline, equal to a {@link LookupKey} of their key);
@@ -120,12 +113,8 @@ public final class TinyLfuBlockCache implements BlockCache {
   private final MaintenanceThread maintenance = new MaintenanceThread(this::countedMaintenance);
   /** {@code capacity + overshoot}: an insert that leaves {@link #weightedSize} above it runs maintenance itself. */
   private final long cleanUpAbove;
-  /** {@code capacity − capacity / 16}: a cache at its count bound below this size raises the bound. */
-  private final long raiseBelow;
-  /** Guards changes of {@link #countBound}; taken outside Caffeine's locks, never inside them. */
-  private final Object boundLock = new Object();
-  /** The entry count Caffeine is bounded by; written under boundLock. */
-  private volatile long countBound;
+  /** The entry count Caffeine is bounded by, re-derived from the blocks' weights. */
+  private final CountBound countBound;
   private volatile boolean closed;
 
   /**
@@ -138,16 +127,13 @@ public final class TinyLfuBlockCache implements BlockCache {
     CaffeineRequirement.check(Caffeine.class);
     this.config = Objects.requireNonNull(config, "config");
     this.cleanUpAbove = config.capacity() + maxOvershoot(config.capacity());
-    this.raiseBelow = config.capacity() - (config.capacity() >>> RAISE_SHIFT);
     for (int i = 0; i < blockCounts.length; i++) {
       blockCounts[i] = new LongAdder();
     }
-    long expectedBlocks = config.capacity() / (config.minBlockSize() + HeapBlock.TINYLFU_ENTRY_OVERHEAD);
-    this.countBound = Math.max(1, expectedBlocks);
     // No initial capacity: Caffeine would start its frequency sketch at once, sized by it, where plain Caffeine starts
     // it at half its maximum (a different policy early on, which lirs/backf at 50% showed as points).
     this.cache = Caffeine.newBuilder()
-        .maximumSize(countBound)
+        .maximumSize(CountBound.initial(config))
         .executor(maintenance)
         .evictionListener(this::onEvicted)
         .build();
@@ -157,6 +143,7 @@ public final class TinyLfuBlockCache implements BlockCache {
     this.lookups = byLookupKey;
     this.lookupMap = byLookupKey.asMap();
     this.eviction = cache.policy().eviction().orElseThrow();
+    this.countBound = new CountBound(config, weightedSize, map::size, eviction, this::countedMaintenance);
   }
 
   /** Starts the maintenance thread (a daemon named {@code tinylfu-maintenance}). */
@@ -267,64 +254,26 @@ public final class TinyLfuBlockCache implements BlockCache {
       fileChains.linkLocked(cached); // not if it was evicted or removed since it was published
     }
     // Checked after publishing, so that the last insert to finish sees every block published before it.
-    long size = weightedSize.get();
-    if (size > cleanUpAbove) {
-      fitToCapacity(); // the executor lags, or the blocks are heavier than the bound assumes
-    } else if (size < raiseBelow && map.size() >= countBound) {
-      raiseBound();
+    if (weightedSize.get() > cleanUpAbove) {
+      countBound.fit(cache::cleanUp, this::removeAll); // the executor lags, or the blocks are heavier than expected
+    } else {
+      countBound.raiseIfRoom();
     }
     return CacheResult.CACHED;
   }
 
-  /**
-   * Runs Caffeine's pending maintenance, then, while the size is above the capacity, lowers the count bound to what
-   * the capacity holds at the cached blocks' mean weight (again if the evictions left heavier blocks: each round
-   * lowers it by at least one, so the loop ends). A block heavier than the whole capacity, the last one left, is
-   * removed.
-   */
-  private void fitToCapacity() {
-    synchronized (boundLock) {
-      countedMaintenance(cache::cleanUp);
-      long size;
-      while ((size = weightedSize.get()) > config.capacity() && countBound > 1) {
-        long fit = (long) ((double) map.size() * config.capacity() / size);
-        setCountBound(Math.max(1, Math.min(fit, countBound - 1)));
-      }
-      if (weightedSize.get() > config.capacity()) {
-        for (KeyedBlock block : map.keySet()) {
-          if (map.remove(block, block.mapValue())) {
-            removed(block);
-          }
-        }
+  /** Removes every block (a block heavier than the whole capacity is the only one that needs it). */
+  private void removeAll() {
+    for (KeyedBlock block : map.keySet()) {
+      if (map.remove(block, block.mapValue())) {
+        removed(block);
       }
     }
-  }
-
-  /** Raises the count bound to what the capacity holds at the cached blocks' mean weight, if that is more. */
-  private void raiseBound() {
-    synchronized (boundLock) {
-      long size = weightedSize.get();
-      long entries = map.size();
-      if (size <= 0 || size >= raiseBelow || entries < countBound) {
-        return; // another insert raised it, or blocks left
-      }
-      long fit = (long) ((double) entries * config.capacity() / size);
-      if (fit > countBound) {
-        setCountBound(fit);
-      }
-    }
-  }
-
-  /** Bounds Caffeine by {@code bound} entries, evicting down to it now on the calling thread. */
-  @GuardedBy("boundLock")
-  private void setCountBound(long bound) {
-    countBound = bound;
-    countedMaintenance(() -> eviction.setMaximum(bound));
   }
 
   /** The entry count Caffeine is bounded by now (see the class notes): for tests. */
   long countBound() {
-    return countBound;
+    return countBound.get();
   }
 
   /**
@@ -455,7 +404,7 @@ public final class TinyLfuBlockCache implements BlockCache {
    * size is still above the capacity: the size is then within it.
    */
   public void cleanUp() {
-    fitToCapacity();
+    countBound.fit(cache::cleanUp, this::removeAll);
   }
 
   @Override
