@@ -10,6 +10,8 @@ import java.util.function.Function;
  * The RegionServer client benchmark's size, from system properties ({@code -D} on the Maven command line), each
  * checked: a bad value fails naming the key, the value as written and what is accepted.
  *
+ * @param warmupRounds rounds run first and discarded ({@value #WARMUP_ROUNDS}; 1, or 0 in a smoke run): the JVM
+ *     that hosts every cluster compiles HBase's and the caches' code during them, not during a measured round
  * @param rounds rounds; each runs every dataset and stack once, stacks alternating ({@value #ROUNDS})
  * @param seconds measured seconds of one YCSB workload window, and of the warm-up ({@value #SECONDS})
  * @param maxOperations operations of one YCSB window at most, whatever its length ({@value #MAX_OPERATIONS})
@@ -22,8 +24,9 @@ import java.util.function.Function;
  *     and scans scale from it ({@value #PE_ROWS})
  * @param smoke a smoke run ({@code bench.smoke}): tiny datasets and windows; its figures mean nothing
  */
-record BenchConfig(int rounds, int seconds, long maxOperations, List<ClientStack> stacks, List<String> datasets,
+record BenchConfig(int warmupRounds, int rounds, int seconds, long maxOperations, List<ClientStack> stacks, List<String> datasets,
     String device, int ycsbThreads, List<Integer> peThreads, int peRowsPerThread, boolean smoke) {
+  static final String WARMUP_ROUNDS = "blockcache.rsclients.warmup.rounds";
   static final String ROUNDS = "blockcache.rsclients.rounds";
   static final String SECONDS = "blockcache.rsclients.seconds";
   static final String MAX_OPERATIONS = "blockcache.rsclients.max.operations";
@@ -52,10 +55,26 @@ record BenchConfig(int rounds, int seconds, long maxOperations, List<ClientStack
     if (!DelayedLocalFileSystem.DEVICES.contains(device)) {
       throw new IllegalArgumentException(DEVICE + "='" + device + "': expected one of none, sata-ssd, hdd, nvme");
     }
-    return new BenchConfig(positive(ROUNDS, smoke ? 1 : 2), positive(SECONDS, smoke ? 1 : 6),
+    return new BenchConfig(nonNegative(WARMUP_ROUNDS, smoke ? 0 : 1), positive(ROUNDS, smoke ? 1 : 2), positive(SECONDS, smoke ? 1 : 6),
         positive(MAX_OPERATIONS, 2_000_000), stacks, datasets, device, positive(YCSB_THREADS, 4),
         list(PE_THREADS, smoke ? "2" : "1,4,16", v -> positive(PE_THREADS, v), "positive thread counts"),
         positive(PE_ROWS, smoke ? 50 : 2_000), smoke);
+  }
+
+  private static int nonNegative(String key, int fallback) {
+    String v = System.getProperty(key);
+    if (v == null || v.isBlank()) {
+      return fallback;
+    }
+    try {
+      int n = Integer.parseInt(v.trim());
+      if (n >= 0) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // reported below with the key
+    }
+    throw new IllegalArgumentException(key + "='" + v + "': expected a non-negative integer");
   }
 
   private static int positive(String key, int fallback) {

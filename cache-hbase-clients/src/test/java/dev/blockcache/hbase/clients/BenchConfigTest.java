@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 class BenchConfigTest {
   @AfterEach
   void clear() {
-    for (String key : List.of(BenchConfig.ROUNDS, BenchConfig.STACKS, BenchConfig.DEVICE, BenchConfig.PE_THREADS)) {
+    for (String key : List.of(BenchConfig.WARMUP_ROUNDS, BenchConfig.ROUNDS, BenchConfig.STACKS, BenchConfig.DEVICE, BenchConfig.PE_THREADS)) {
       System.clearProperty(key);
     }
   }
@@ -36,6 +36,10 @@ class BenchConfigTest {
     assertEquals("blockcache.rsclients.rounds='two': expected a positive integer",
         assertThrows(IllegalArgumentException.class, BenchConfig::fromSystemProperties).getMessage());
     System.clearProperty(BenchConfig.ROUNDS);
+    System.setProperty(BenchConfig.WARMUP_ROUNDS, "-1");
+    assertEquals("blockcache.rsclients.warmup.rounds='-1': expected a non-negative integer",
+        assertThrows(IllegalArgumentException.class, BenchConfig::fromSystemProperties).getMessage());
+    System.clearProperty(BenchConfig.WARMUP_ROUNDS);
     System.setProperty(BenchConfig.STACKS, "HBASE_BUCKET,MINE");
     assertEquals("blockcache.rsclients.stacks='HBASE_BUCKET,MINE': expected a comma-separated list of names of "
         + "ClientStack", assertThrows(IllegalArgumentException.class, BenchConfig::fromSystemProperties).getMessage());

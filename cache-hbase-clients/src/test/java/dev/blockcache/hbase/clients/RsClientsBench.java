@@ -25,6 +25,7 @@ import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.regionserver.HRegion;
 import org.apache.hadoop.hbase.regionserver.HRegionServer;
 import org.apache.hadoop.hbase.regionserver.HStore;
+import org.apache.hadoop.hbase.regionserver.HStoreFile;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -101,14 +102,16 @@ class RsClientsBench {
     double loadBefore = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
     List<RsClientsReport.Window> windows = new ArrayList<>();
     List<RsClientsReport.ClusterFacts> clusters = new ArrayList<>();
-    for (int round = 1; round <= config.rounds(); round++) {
+    for (int round = 1 - config.warmupRounds(); round <= config.rounds(); round++) {
+      boolean measured = round >= 1;
       for (String dataset : config.datasets()) {
         List<ClientStack> order = new ArrayList<>(config.stacks());
         if (round % 2 == 0) {
           java.util.Collections.reverse(order);
         }
         for (ClientStack stack : order) {
-          runCluster(config, stack, dataset, round, windows, clusters);
+          runCluster(config, stack, dataset, round, measured ? windows : new ArrayList<>(),
+              measured ? clusters : new ArrayList<>());
         }
       }
     }
@@ -224,12 +227,25 @@ class RsClientsBench {
       String dataset, long datasetBytes) {
     long l1Bytes = 0;
     long l1DataBlocks = 0;
+    long l2Bytes = 0;
+    long l2Blocks = 0;
+    long dataBlocks = 0;
     for (HRegionServer rs : cluster.regionServers()) {
       l1Bytes += ClientCluster.cacheOf(rs).getFirstLevelCache().getCurrentSize();
       l1DataBlocks += ClientCluster.cacheOf(rs).getFirstLevelCache().getDataBlockCount();
+      l2Bytes += ClientCluster.cacheOf(rs).getSecondLevelCache().getCurrentSize();
+      l2Blocks += ClientCluster.cacheOf(rs).getSecondLevelCache().getBlockCount();
+      for (HRegion region : rs.getRegions(TableName.valueOf(YcsbRun.TABLE))) {
+        for (HStore store : region.getStores()) {
+          for (HStoreFile file : store.getStorefiles()) {
+            dataBlocks += file.getReader().getHFileReader().getTrailer().getDataIndexCount();
+          }
+        }
+      }
     }
     System.gc(); // heap in use after a full collection: what the caches and the cluster hold, not garbage
     long heapUsed = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
-    return new RsClientsReport.ClusterFacts(stack, round, dataset, datasetBytes, l1Bytes, l1DataBlocks, heapUsed);
+    return new RsClientsReport.ClusterFacts(stack, round, dataset, datasetBytes, dataBlocks, l1Bytes, l1DataBlocks,
+        l2Bytes, l2Blocks, heapUsed);
   }
 }

@@ -38,6 +38,11 @@ final class RsClientsReport {
       return (double) rs.handlerBytes() / ops;
     }
 
+    /** Store-file reads that reached the modelled device, per operation: the misses that cost device time. */
+    double deviceReadsPerOp() {
+      return (double) rs.deviceReads() / ops;
+    }
+
     double jvmBytesPerOp() {
       return (double) rs.jvmBytes() / ops;
     }
@@ -48,8 +53,8 @@ final class RsClientsReport {
   }
 
   /** One cluster's figures at the end of its windows. */
-  record ClusterFacts(ClientStack stack, int round, String dataset, long datasetBytes, long l1Bytes,
-      long l1DataBlocks, long heapUsedAfterGc) {}
+  record ClusterFacts(ClientStack stack, int round, String dataset, long datasetBytes, long dataBlocks, long l1Bytes,
+      long l1DataBlocks, long l2Bytes, long l2Blocks, long heapUsedAfterGc) {}
 
   static String generate(BenchConfig c, List<Window> windows, List<ClusterFacts> clusters, double loadBefore,
       double loadAfter) {
@@ -68,8 +73,8 @@ final class RsClientsReport {
         .append(" client threads, a C warm-up then windows of ").append(c.seconds()).append(" s (at most ")
         .append(c.maxOperations()).append(" operations), every read verified by YCSB (`dataintegrity`). PE: ")
         .append("HBase 2.6.0's PerformanceEvaluation, `--nomapred`, 1 KB values, ").append(c.peThreads())
-        .append(" client threads, on the fits dataset only. ").append(c.rounds())
-        .append(" round(s); in each, every dataset and stack on a fresh cluster, stacks alternating. Values are ")
+        .append(" client threads, on the fits dataset only. ").append(c.warmupRounds())
+        .append(" warm-up round(s), discarded, then ").append(c.rounds()).append(" round(s); in each, every dataset and stack on a fresh cluster, stacks alternating. Values are ")
         .append("medians over rounds; `×HBase` is this stack's value divided by HBase's BucketCache's in the same ")
         .append("round, given as the median (lowest–highest round). RS B/op: bytes allocated by both ")
         .append("RegionServers' RPC handler threads per operation (per row for PE); JVM B/op: the whole JVM's, ")
@@ -78,24 +83,27 @@ final class RsClientsReport {
     for (String dataset : c.datasets()) {
       out.append("## YCSB, dataset `").append(dataset).append("`\n\n")
           .append("| workload | stack | ops/s | ×HBase | p50 µs | p95 µs | p99 µs | p99 ×HBase | L1 hit % | L2 hit % ")
-          .append("| RS B/op | ×HBase | JVM B/op | GCs | GC ms |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
-          .append("---:|---:|---:|---:|---:|\n");
+          .append("| dev reads/op | RS B/op | ×HBase | JVM B/op | GCs | GC ms |\n|---|---|---:|---:|---:|---:|---:|---:|")
+          .append("---:|---:|---:|---:|---:|---:|---:|---:|\n");
       table(out, windows, c, w -> w.dataset.equals(dataset) && w.client.equals("YCSB"));
     }
     if (windows.stream().anyMatch(w -> w.client.equals("PE"))) {
       out.append("## PerformanceEvaluation, dataset `fits`\n\n")
           .append("| command (threads) | stack | rows/s | ×HBase | p50 µs | p95 µs | p99 µs | p99 ×HBase | L1 hit % ")
-          .append("| L2 hit % | RS B/row | ×HBase | JVM B/row | GCs | GC ms |\n|---|---|---:|---:|---:|---:|---:|---:|")
-          .append("---:|---:|---:|---:|---:|---:|---:|\n");
+          .append("| L2 hit % | dev reads/op | RS B/row | ×HBase | JVM B/row | GCs | GC ms |\n|---|---|---:|---:|---:|---:|---:|---:|")
+          .append("---:|---:|---:|---:|---:|---:|---:|---:|\n");
       table(out, windows, c, w -> w.client.equals("PE"));
     }
     RsClientsVerdicts.append(out, windows, c);
-    out.append("## Clusters\n\n| dataset | stack | round | YCSB table MB | ×L2s | L1 MB | L1 data blocks ")
-        .append("| heap after GC MB |\n|---|---|---:|---:|---:|---:|---:|---:|\n");
+    out.append("## Clusters\n\nAt the end of each cluster's windows; L2 blocks: what both L2s hold, in % of the YCSB ")
+        .append("table's data blocks.\n\n| dataset | stack | round | YCSB table MB | ×L2s | data blocks | L1 MB ")
+        .append("| L1 data blocks | L2 MB | L2 blocks | % of data blocks | heap after GC MB |\n")
+        .append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (ClusterFacts f : clusters) {
-      out.append(String.format(Locale.ROOT, "| %s | %s | %d | %.0f | %.1f | %.1f | %,d | %,d |%n", f.dataset,
-          f.stack, f.round, f.datasetBytes / 1048576.0, (double) f.datasetBytes / l2Total, f.l1Bytes / 1048576.0,
-          f.l1DataBlocks, f.heapUsedAfterGc >> 20));
+      out.append(String.format(Locale.ROOT, "| %s | %s | %d | %.0f | %.1f | %,d | %.1f | %,d | %.1f | %,d | %.1f | %,d |%n",
+          f.dataset, f.stack, f.round, f.datasetBytes / 1048576.0, (double) f.datasetBytes / l2Total, f.dataBlocks,
+          f.l1Bytes / 1048576.0, f.l1DataBlocks, f.l2Bytes / 1048576.0, f.l2Blocks,
+          f.dataBlocks == 0 ? Double.NaN : 100.0 * f.l2Blocks / f.dataBlocks, f.heapUsedAfterGc >> 20));
     }
     out.append(String.format(Locale.ROOT, "%n## Machine%n%nJDK %s, %d cores available, heap max %d MB; load average "
         + "%.2f at the start and %.2f at the end (above the core count: other work shared the machine, absolute "
@@ -115,12 +123,12 @@ final class RsClientsReport {
           continue;
         }
         out.append(String.format(Locale.ROOT,
-            "| %s | %s | %,.0f | %s | %s | %s | %s | %s | %s | %s | %,.0f | %s | %,.0f | %.0f | %.0f |%n",
+            "| %s | %s | %,.0f | %s | %s | %s | %s | %s | %s | %s | %.2f | %,.0f | %s | %,.0f | %.0f | %.0f |%n",
             cell, stack, median(mine, w -> w.opsPerSecond), ratio(windows, mine, w -> w.opsPerSecond),
             micros(median(mine, w -> w.p50Micros)), micros(median(mine, w -> w.p95Micros)),
             micros(median(mine, w -> w.p99Micros)), ratio(windows, mine, w -> w.p99Micros),
             percent(median(mine, w -> w.rs.l1HitRatio())), percent(median(mine, w -> w.rs.l2HitRatio())),
-            median(mine, Window::rsBytesPerOp),
+            median(mine, Window::deviceReadsPerOp), median(mine, Window::rsBytesPerOp),
             ratio(windows, mine, Window::rsBytesPerOp), median(mine, Window::jvmBytesPerOp),
             median(mine, w -> w.rs.gcCount()), median(mine, w -> w.rs.gcMillis())));
       }

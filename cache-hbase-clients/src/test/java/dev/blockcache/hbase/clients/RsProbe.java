@@ -1,5 +1,6 @@
 package dev.blockcache.hbase.clients;
 
+import dev.blockcache.hbase.clients.fs.DelayedLocalFileSystem;
 import dev.blockcache.hbase.minicluster.RegionServerProbes;
 import org.apache.hadoop.hbase.io.hfile.CacheStats;
 import org.apache.hadoop.hbase.io.hfile.CombinedBlockCache;
@@ -8,13 +9,13 @@ import org.apache.hadoop.hbase.regionserver.HRegionServer;
 /**
  * The RegionServers' counters at one instant, summed over the cluster's live RegionServers: each tier's hits and
  * misses (the tier's own {@code CacheStats}, as the RegionServer's {@code l1Cache*}/{@code l2Cache*} metrics read
- * them), bytes allocated by their RPC handler threads and by the whole JVM, and the JVM's garbage collections. Two
+ * them), the modelled device's reads (the misses the caches' counters may count differently), bytes allocated by their RPC handler threads and by the whole JVM, and the JVM's garbage collections. Two
  * probes around a window give the window's figures.
  *
  * <p>Thread-safety: immutable.
  */
 record RsProbe(long l1Hits, long l1Misses, long l2Hits, long l2Misses, long handlerBytes, long jvmBytes, long gcCount,
-    long gcMillis) {
+    long gcMillis, long deviceReads) {
 
   static RsProbe take(ClientCluster cluster) {
     long l1Hits = 0;
@@ -33,14 +34,14 @@ record RsProbe(long l1Hits, long l1Misses, long l2Hits, long l2Misses, long hand
       handler += RegionServerProbes.handlerBytes(rs);
     }
     return new RsProbe(l1Hits, l1Misses, l2Hits, l2Misses, handler, RegionServerProbes.jvmBytes(),
-        RegionServerProbes.gcCount(), RegionServerProbes.gcMillis());
+        RegionServerProbes.gcCount(), RegionServerProbes.gcMillis(), DelayedLocalFileSystem.deviceReads());
   }
 
   /** This probe's counters minus {@code before}'s. */
   RsProbe since(RsProbe before) {
     return new RsProbe(l1Hits - before.l1Hits, l1Misses - before.l1Misses, l2Hits - before.l2Hits,
         l2Misses - before.l2Misses, handlerBytes - before.handlerBytes, jvmBytes - before.jvmBytes,
-        gcCount - before.gcCount, gcMillis - before.gcMillis);
+        gcCount - before.gcCount, gcMillis - before.gcMillis, deviceReads - before.deviceReads);
   }
 
   double l1HitRatio() {

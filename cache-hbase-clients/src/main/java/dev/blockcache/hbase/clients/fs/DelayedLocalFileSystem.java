@@ -46,6 +46,14 @@ public final class DelayedLocalFileSystem extends LocalFileSystem {
     conf.set("fs.file.impl", DelayedLocalFileSystem.class.getName());
   }
 
+  /**
+   * Device reads booked so far by every modelled device of this JVM: the store-file reads that reached a device
+   * (block-cache misses, and the scans and compactions that read files), whatever the caches counted.
+   */
+  public static long deviceReads() {
+    return ModelledDevice.reads();
+  }
+
   static String checkedDevice(String device) {
     String name = device == null ? "" : device.trim().toLowerCase(Locale.ROOT);
     if (!DEVICES.contains(name)) {

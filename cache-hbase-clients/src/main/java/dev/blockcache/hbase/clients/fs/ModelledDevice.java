@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * One storage device as cache-jmh's device models describe it ({@link DeviceProfile}: channels, service time, IOPS
@@ -23,6 +24,8 @@ final class ModelledDevice {
   private static final Map<String, ModelledDevice> DEVICES = new ConcurrentHashMap<>();
   /** Seed of each device's service-time generator: runs with the same arrival order book the same times. */
   private static final long SEED = 42;
+  /** Reads booked by every device of this JVM. */
+  private static final LongAdder READS = new LongAdder();
 
   private final DeviceScheduler scheduler;
   private final Semaphore queue;
@@ -41,6 +44,7 @@ final class ModelledDevice {
   /** A read of the device: {@code io} runs once the device admits it; the result comes back at its completion. */
   <T> T read(Io<T> io) throws IOException {
     queue.acquireUninterruptibly();
+    READS.increment();
     try {
       long completion = scheduler.schedule(DeviceClock.SYSTEM.nanoTime());
       T result = io.run();
@@ -49,6 +53,11 @@ final class ModelledDevice {
     } finally {
       queue.release();
     }
+  }
+
+  /** Reads booked so far by every device of this JVM. */
+  static long reads() {
+    return READS.sum();
   }
 
   /** The real read a modelled one wraps. */
