@@ -38,6 +38,8 @@ public final class BlockIndex {
   private final FrequencySketch sketch;
   /** The recency epoch (tinylfu) that reads and inserts stamp on their entries. */
   private final RecencyClock recency = new RecencyClock();
+  /** Sampled lookups (tinylfu), or null when the index counts nothing. */
+  private final AccessSamples samples;
 
   /**
    * An empty index laid out for about {@code expectedEntries} entries; it grows past that without limit.
@@ -56,6 +58,7 @@ public final class BlockIndex {
    */
   public BlockIndex(int expectedEntries, FrequencySketch sketch) {
     this.sketch = sketch;
+    this.samples = sketch == null ? null : new AccessSamples();
     if (expectedEntries < 0) {
       throw new IllegalArgumentException("expectedEntries must be >= 0, was " + expectedEntries);
     }
@@ -109,10 +112,13 @@ public final class BlockIndex {
    */
   public long get(int segment, long fingerprint) {
     FrequencySketch s = sketch;
-    if (s != null) {
-      s.increment(fingerprint); // a hit or a miss: both are accesses the admission weighs
+    if (s == null) {
+      return segments[segment].lookup(fingerprint, Segment.Access.TOUCH, recency.epoch());
     }
-    return segments[segment].lookup(fingerprint, Segment.Access.TOUCH, recency.epoch());
+    s.increment(fingerprint); // a hit or a miss: both are accesses the admission weighs
+    long entry = segments[segment].lookup(fingerprint, Segment.Access.TOUCH, recency.epoch());
+    samples.record(fingerprint, entry != IndexEntry.ABSENT);
+    return entry;
   }
 
   /**
@@ -134,6 +140,11 @@ public final class BlockIndex {
   public int frequency(BlockKey key) {
     FrequencySketch s = sketch;
     return s == null ? 0 : s.frequency(fingerprint(key));
+  }
+
+  /** The lookups {@link #get} samples (when it counts in a sketch), or null. */
+  public AccessSamples samples() {
+    return samples;
   }
 
   /** The sketch {@link #get} counts in, or null. */

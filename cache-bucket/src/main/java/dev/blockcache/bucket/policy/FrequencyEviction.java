@@ -45,7 +45,9 @@ import dev.blockcache.stats.StatsRecorder;
  *       eviction would not make room). Below its share, the window grows into the main victim's item; above it (the
  *       share was lowered), up to {@value #SAMPLE} more blocks leave it unjudged per admission.</li>
  *   <li><b>The window's share</b> is hill-climbed by {@link WindowClimber} between {@code admission.window.factor}
- *       and {@code admission.window.max.factor}, by the hit ratio of the cache's requests.</li>
+ *       and {@code admission.window.max.factor}, by the hit ratio of the cache's requests; where an exact LRU of the
+ *       sampled lookups is far ahead of the cache ({@link RecencyReference}), the window grows by a full step at
+ *       once.</li>
  *   <li><b>Admission without a window</b> ({@code admission.window.factor} 0): the new block is judged on arrival
  *       the same way and enters only if it wins.</li>
  * </ul>
@@ -95,6 +97,8 @@ final class FrequencyEviction {
   private final Victim leaver = new Victim();
   /** The window's share, or null without a window. */
   private final WindowClimber climber;
+  /** When plain LRU is far ahead, so that the window grows before the climber's sample ends; null without a window. */
+  private final RecencyReference reference;
   private int sinceClimbCheck;
   /** One filter per size class, made once: "the entry's block is of this class and not in the window". */
   private final VictimFilter[] inMainOfClass;
@@ -110,6 +114,7 @@ final class FrequencyEviction {
     this.shares = new PriorityShares(config, index);
     this.climber = config.admissionWindow() == 0 ? null
         : new WindowClimber(config.admissionWindow(), config.admissionWindowMax());
+    this.reference = climber == null || index.samples() == null ? null : new RecencyReference(index.samples());
     this.inMainOfClass = new VictimFilter[allocator.sizeClassCount()];
     for (int c = 0; c < inMainOfClass.length; c++) {
       int sizeClass = c;
@@ -179,7 +184,16 @@ final class FrequencyEviction {
     }
     sinceClimbCheck = 0;
     CacheStats s = stats.snapshot(0, 0, NO_BLOCK_COUNTS);
-    climber.sample(s.hitCount(), s.requestCount(), CLIMB_SAMPLE);
+    if (reference != null) {
+      reference.update(index.size());
+      if (reference.growNow()) {
+        climber.growTowardRecency(s.hitCount(), s.requestCount());
+        return;
+      }
+    }
+    if (climber.sample(s.hitCount(), s.requestCount(), CLIMB_SAMPLE) && reference != null) {
+      reference.sampleEnded();
+    }
   }
 
   /** Blocks the window holds at its share of the cached blocks: 0 without a window, else at least 1. */

@@ -95,6 +95,22 @@ final class WindowClimber {
     return true;
   }
 
+  /**
+   * Ends the sample under way at {@code hits} and {@code requests} (the cache's running totals) and moves the share up
+   * by the full step, for an owner that already knows plain LRU is clearly ahead: the partial sample's hit ratio is
+   * what the next sample is compared with. Before the first sample, only starts it.
+   */
+  void growTowardRecency(long hits, long requests) {
+    if (started && requests > sampleStartRequests) {
+      previousHitRatio = (double) (hits - sampleStartHits) / (requests - sampleStartRequests);
+      share = Math.min(upper, share + INITIAL_STEP);
+      step = INITIAL_STEP * STEP_DECAY;
+    }
+    started = true;
+    sampleStartHits = hits;
+    sampleStartRequests = requests;
+  }
+
   @Override
   public String toString() {
     return "WindowClimber[share=" + share + ", step=" + step + ", range=[" + lower + ", " + upper + "]]";

@@ -85,6 +85,24 @@ class WindowClimberTest {
   }
 
   @Test
+  void growingTowardRecencyEndsTheSampleAndStepsUpToTheBound() {
+    WindowClimber climber = new WindowClimber(0.01, 0.2);
+    climber.growTowardRecency(0, 0);
+    assertEquals(0.01, climber.share(), 1e-9, "the first call only starts the sample");
+    climber.growTowardRecency(100, 1000);
+    double grown = 0.01 + WindowClimber.INITIAL_STEP;
+    assertEquals(grown, climber.share(), 1e-9);
+    // The partial sample's hit ratio (0.1) is what the next full sample is compared with: a rise keeps going up.
+    assertFalse(climber.sample(150, 1500, PERIOD), "a new sample started at the growth");
+    assertTrue(climber.sample(100 + PERIOD / 2, 1000 + PERIOD, PERIOD));
+    assertTrue(climber.share() > grown, climber.toString());
+    for (int i = 1; i <= 5; i++) {
+      climber.growTowardRecency(PERIOD + 1000L * i, 2 * PERIOD + 1000L * i);
+    }
+    assertEquals(0.2, climber.share(), 1e-9, "never past the upper bound");
+  }
+
+  @Test
   void aFixedRangeFixesTheShare() {
     WindowClimber climber = new WindowClimber(0.2, 0.2);
     Random noise = new Random(42);
