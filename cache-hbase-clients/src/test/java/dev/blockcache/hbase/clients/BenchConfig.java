@@ -24,7 +24,8 @@ import java.util.function.Function;
  *     and scans scale from it ({@value #PE_ROWS})
  * @param smoke a smoke run ({@code bench.smoke}): tiny datasets and windows; its figures mean nothing
  */
-record BenchConfig(int warmupRounds, int rounds, int seconds, long maxOperations, List<ClientStack> stacks, List<String> datasets,
+record BenchConfig(int warmupRounds, int rounds, int seconds, long maxOperations, List<ClientStack> stacks,
+    List<String> datasets,
     String device, int ycsbThreads, List<Integer> peThreads, int peRowsPerThread, boolean smoke) {
   static final String WARMUP_ROUNDS = "blockcache.rsclients.warmup.rounds";
   static final String ROUNDS = "blockcache.rsclients.rounds";
@@ -55,7 +56,8 @@ record BenchConfig(int warmupRounds, int rounds, int seconds, long maxOperations
     if (!DelayedLocalFileSystem.DEVICES.contains(device)) {
       throw new IllegalArgumentException(DEVICE + "='" + device + "': expected one of none, sata-ssd, hdd, nvme");
     }
-    return new BenchConfig(nonNegative(WARMUP_ROUNDS, smoke ? 0 : 1), positive(ROUNDS, smoke ? 1 : 2), positive(SECONDS, smoke ? 1 : 6),
+    return new BenchConfig(nonNegative(WARMUP_ROUNDS, smoke ? 0 : 1), positive(ROUNDS, smoke ? 1 : 2),
+        positive(SECONDS, smoke ? 1 : 6),
         positive(MAX_OPERATIONS, 2_000_000), stacks, datasets, device, positive(YCSB_THREADS, 4),
         list(PE_THREADS, smoke ? "2" : "1,4,16", v -> positive(PE_THREADS, v), "positive thread counts"),
         positive(PE_ROWS, smoke ? 50 : 2_000), smoke);

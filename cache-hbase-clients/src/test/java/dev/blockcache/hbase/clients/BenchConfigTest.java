@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
 class BenchConfigTest {
   @AfterEach
   void clear() {
-    for (String key : List.of(BenchConfig.WARMUP_ROUNDS, BenchConfig.ROUNDS, BenchConfig.STACKS, BenchConfig.DEVICE, BenchConfig.PE_THREADS)) {
+    for (String key : List.of(BenchConfig.WARMUP_ROUNDS, BenchConfig.ROUNDS, BenchConfig.STACKS, BenchConfig.DEVICE,
+        BenchConfig.PE_THREADS)) {
       System.clearProperty(key);
     }
   }

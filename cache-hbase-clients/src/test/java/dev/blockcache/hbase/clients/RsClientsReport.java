@@ -74,7 +74,8 @@ final class RsClientsReport {
         .append(c.maxOperations()).append(" operations), every read verified by YCSB (`dataintegrity`). PE: ")
         .append("HBase 2.6.0's PerformanceEvaluation, `--nomapred`, 1 KB values, ").append(c.peThreads())
         .append(" client threads, on the fits dataset only. ").append(c.warmupRounds())
-        .append(" warm-up round(s), discarded, then ").append(c.rounds()).append(" round(s); in each, every dataset and stack on a fresh cluster, stacks alternating. Values are ")
+        .append(" warm-up round(s), discarded, then ").append(c.rounds())
+        .append(" round(s); in each, every dataset and stack on a fresh cluster, stacks alternating. Values are ")
         .append("medians over rounds; `×HBase` is this stack's value divided by HBase's BucketCache's in the same ")
         .append("round, given as the median (lowest–highest round). RS B/op: bytes allocated by both ")
         .append("RegionServers' RPC handler threads per operation (per row for PE); JVM B/op: the whole JVM's, ")
@@ -90,7 +91,8 @@ final class RsClientsReport {
     if (windows.stream().anyMatch(w -> w.client.equals("PE"))) {
       out.append("## PerformanceEvaluation, dataset `fits`\n\n")
           .append("| command (threads) | stack | rows/s | ×HBase | p50 µs | p95 µs | p99 µs | p99 ×HBase | L1 hit % ")
-          .append("| L2 hit % | dev reads/op | RS B/row | ×HBase | JVM B/row | GCs | GC ms |\n|---|---|---:|---:|---:|---:|---:|---:|")
+          .append("| L2 hit % | dev reads/op | RS B/row | ×HBase | JVM B/row | GCs | GC ms |\n")
+          .append("|---|---|---:|---:|---:|---:|---:|---:|")
           .append("---:|---:|---:|---:|---:|---:|---:|---:|\n");
       table(out, windows, c, w -> w.client.equals("PE"));
     }
@@ -100,7 +102,8 @@ final class RsClientsReport {
         .append("| L1 data blocks | L2 MB | L2 blocks | % of data blocks | heap after GC MB |\n")
         .append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (ClusterFacts f : clusters) {
-      out.append(String.format(Locale.ROOT, "| %s | %s | %d | %.0f | %.1f | %,d | %.1f | %,d | %.1f | %,d | %.1f | %,d |%n",
+      out.append(String.format(Locale.ROOT,
+          "| %s | %s | %d | %.0f | %.1f | %,d | %.1f | %,d | %.1f | %,d | %.1f | %,d |%n",
           f.dataset, f.stack, f.round, f.datasetBytes / 1048576.0, (double) f.datasetBytes / l2Total, f.dataBlocks,
           f.l1Bytes / 1048576.0, f.l1DataBlocks, f.l2Bytes / 1048576.0, f.l2Blocks,
           f.dataBlocks == 0 ? Double.NaN : 100.0 * f.l2Blocks / f.dataBlocks, f.heapUsedAfterGc >> 20));

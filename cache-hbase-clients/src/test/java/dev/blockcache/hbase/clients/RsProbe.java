@@ -9,8 +9,9 @@ import org.apache.hadoop.hbase.regionserver.HRegionServer;
 /**
  * The RegionServers' counters at one instant, summed over the cluster's live RegionServers: each tier's hits and
  * misses (the tier's own {@code CacheStats}, as the RegionServer's {@code l1Cache*}/{@code l2Cache*} metrics read
- * them), the modelled device's reads (the misses the caches' counters may count differently), bytes allocated by their RPC handler threads and by the whole JVM, and the JVM's garbage collections. Two
- * probes around a window give the window's figures.
+ * them), the modelled device's reads (the misses that cost device time, which the caches' counters may count
+ * differently), bytes allocated by their RPC handler threads and by the whole JVM, and the JVM's garbage collections.
+ * Two probes around a window give the window's figures.
  *
  * <p>Thread-safety: immutable.
  */
