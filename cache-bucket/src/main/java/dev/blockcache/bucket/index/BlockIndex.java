@@ -112,12 +112,13 @@ public final class BlockIndex {
    */
   public long get(int segment, long fingerprint) {
     FrequencySketch s = sketch;
-    if (s == null) {
-      return segments[segment].lookup(fingerprint, Segment.Access.TOUCH, recency.epoch());
+    if (s != null) {
+      s.increment(fingerprint); // a hit or a miss: both are accesses the admission weighs
     }
-    s.increment(fingerprint); // a hit or a miss: both are accesses the admission weighs
     long entry = segments[segment].lookup(fingerprint, Segment.Access.TOUCH, recency.epoch());
-    samples.record(fingerprint, entry != IndexEntry.ABSENT);
+    if (samples != null) {
+      samples.record(fingerprint, entry != IndexEntry.ABSENT);
+    }
     return entry;
   }
 

@@ -65,18 +65,7 @@ record BenchConfig(int warmupRounds, int rounds, int seconds, long maxOperations
 
   private static int nonNegative(String key, int fallback) {
     String v = System.getProperty(key);
-    if (v == null || v.isBlank()) {
-      return fallback;
-    }
-    try {
-      int n = Integer.parseInt(v.trim());
-      if (n >= 0) {
-        return n;
-      }
-    } catch (NumberFormatException e) {
-      // reported below with the key
-    }
-    throw new IllegalArgumentException(key + "='" + v + "': expected a non-negative integer");
+    return v == null || v.isBlank() ? fallback : atLeast(key, v, 0, "a non-negative integer");
   }
 
   private static int positive(String key, int fallback) {
@@ -85,15 +74,20 @@ record BenchConfig(int warmupRounds, int rounds, int seconds, long maxOperations
   }
 
   private static int positive(String key, String value) {
+    return atLeast(key, value, 1, "a positive integer");
+  }
+
+  /** {@code value} as an int of at least {@code min}, or an error naming the key, the value and {@code accepted}. */
+  private static int atLeast(String key, String value, int min, String accepted) {
     try {
       int n = Integer.parseInt(value.trim());
-      if (n > 0) {
+      if (n >= min) {
         return n;
       }
     } catch (NumberFormatException e) {
       // reported below with the key
     }
-    throw new IllegalArgumentException(key + "='" + value + "': expected a positive integer");
+    throw new IllegalArgumentException(key + "='" + value + "': expected " + accepted);
   }
 
   private static <T> List<T> list(String key, String fallback, Function<String, T> parse, String accepted) {
