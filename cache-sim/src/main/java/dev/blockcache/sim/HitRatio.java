@@ -13,8 +13,9 @@ import dev.blockcache.sim.policy.PolicyKind;
  * @param fraction the cache size as a fraction of {@code distinctKeys}
  * @param blocks the cache size in blocks: {@code max(1, round(fraction × distinctKeys))}
  * @param policy the policy
- * @param hits the accesses that hit
- * @param writes blocks the cache wrote (an L2's slot writes: misses it admitted), or -1 where not counted
+ * @param hits the accesses that hit (the mean over the replays of a hash-dependent cache, see {@link Replay})
+ * @param writes blocks the cache wrote (an L2's slot writes: misses it admitted; a mean as {@code hits}), or -1
+ *     where not counted
  */
 public record HitRatio(String trace, int accesses, int distinctKeys, double fraction, int blocks, PolicyKind policy,
     long hits, long writes) {

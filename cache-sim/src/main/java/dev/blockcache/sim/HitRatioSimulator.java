@@ -15,9 +15,10 @@ import java.util.Locale;
  * keys, and writes a Markdown table and charts ({@link HitRatioReport}). Flags: {@link SimOptions}.
  *
  * <p>Every access is a read; a miss inserts the block (read-through). Each (trace, size, policy) replay starts from an
- * empty cache and runs alone on the calling thread: LRU, OPT and our LRU and L2 replay deterministically; Caffeine and
- * our TinyLFU admit a small random share of candidates (Caffeine's defence against hash flooding), so their figures
- * vary a little between runs.
+ * empty cache and runs alone on the calling thread. The caches that hash keys into their decisions replay several
+ * times with the keys relabelled and report the mean ({@link Replay}): a climbing window, a sketch's collisions and
+ * Caffeine's random admission (its defence against hash flooding) move one replay's figure by more than the targets'
+ * tolerance.
  *
  * <p>Run: {@code ./mvnw -B verify -Psim -pl cache-sim -am -DskipTests} (unpacks the traces, then runs this main with
  * {@code -Dsim.args="..."}); see docs/benchmarks.md, "Hit-ratio simulator".
@@ -50,7 +51,7 @@ public final class HitRatioSimulator {
           trace.distinctKeys());
       for (double fraction : options.sizes()) {
         for (PolicyKind policy : options.policies()) {
-          HitRatio result = Replay.run(trace, fraction, policy, options.setup());
+          HitRatio result = Replay.run(trace, fraction, policy, options.setup(), options.runs());
           System.err.printf(Locale.ROOT, "  %-6s %-11s %6.2f%%%n", HitRatioReport.percent(fraction),
               policy.label(), 100 * result.ratio());
           results.add(result);

@@ -47,7 +47,7 @@ class HitRatioSimulatorTest {
     assertTrue(md.contains("| lirs/tiny | 4,000 | 200 | 50% | 100 |"), md);
     // 3 distinct keys: 10% is one block, where LRU never hits (no key repeats at once); 50% is two blocks.
     assertTrue(md.contains("| keys.txt | 6 | 3 | 10% | 1 | 0.00 |"), md);
-    assertTrue(md.contains("--block-size=512 --l2-engine=heap --l2-writes=inline"), md);
+    assertTrue(md.contains("--block-size=512 --l2-engine=heap --l2-writes=inline --runs=3"), md);
     assertEquals(2 + 4, md.lines().filter(l -> l.startsWith("|")).count(), md);
     assertTrue(Files.size(results.resolve("hit-ratio-10pct.png")) > 0);
     assertTrue(Files.size(results.resolve("hit-ratio-50pct.png")) > 0);
@@ -77,6 +77,10 @@ class HitRatioSimulatorTest {
     assertEquals(List.of(PolicyKind.OPT, PolicyKind.L2), options.policies());
     assertEquals(L2Writes.DRAINED, options.setup().l2Writes());
     assertEquals(1000, options.maxEvents());
+    assertEquals(SimOptions.DEFAULT_RUNS, options.runs());
+    assertEquals(2, SimOptions.parse("--runs=2").runs());
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> SimOptions.parse("--runs=0"))
+        .getMessage().contains("--runs=0: expected a positive int"));
     assertEquals(SimOptions.DEFAULT_TRACES, options.traces());
     assertTrue(assertThrows(IllegalArgumentException.class, () -> SimOptions.parse("--policies=arc"))
         .getMessage().contains("accepted: lru, opt, caffeine, caffeine-weighted, hbase-lru, l1-lru, l1-tinylfu, l2"));

@@ -21,15 +21,19 @@ package dev.blockcache.bucket.index;
  *
  * <p><b>Aging.</b> After {@value #SAMPLE_PER_ENTRY} × capacity counted increments every counter is halved, so the
  * sketch reflects roughly the last few cache-fills of accesses, and a block that was hot once fades unless it is
- * used again.
+ * used again. The capacity follows the entries the cache holds ({@link #ensureCapacity}), not the entries its engine
+ * could hold, and is at least {@value #MIN_HISTORY_ENTRIES}: a cache of a hundred blocks whose history spanned the
+ * thousand entries its engine was laid out for kept blocks that had been popular a hundred fills before, while a
+ * history shorter than a loop forgets the loop's blocks before they come round again
+ * (docs/decisions.md#l2-admission-and-eviction, "Sketch counts").
  *
- * <p><b>Sizing.</b> {@link #ensureCapacity} grows the table for the entries the cache holds (the owner calls it off
- * the read path, every so many admissions, so the last growth can come after the cache is full). While the
- * {@value #MIN_WORDS}-word floor covers the entries, growing only lengthens the aging period and keeps every count;
- * growing to more words starts from empty counts, as the keys cannot be rehashed. Small caches are thus never reset:
- * a reset table would make the first decisions after the cache fills admit every block against victims of frequency
- * 0, just when admission begins to decide (docs/decisions.md#l2-admission-and-eviction, "Sketch counts"). The table
- * is never shrunk.
+ * <p><b>Sizing.</b> The table's words are laid out for the entries the owner expects; {@link #ensureCapacity} grows
+ * the capacity for the entries the cache holds (the owner calls it off the read path, every so many admissions, so
+ * the last growth can come after the cache is full). While the words cover the entries (at least the
+ * {@value #MIN_WORDS}-word floor), growing only lengthens the aging period and keeps every count; growing to more words
+ * starts from empty counts, as the keys cannot be rehashed. Small caches are thus never reset: a reset table would
+ * make the first decisions after the cache fills admit every block against victims of frequency 0, just when
+ * admission begins to decide. The table is never shrunk.
  *
  * <p>Thread-safety: safe for concurrent use without locks, by design approximate: {@link #increment} is a plain
  * read-modify-write of one word (and, for one key in {@value #SAMPLE_RATE}, of the aging counter), so two racing
@@ -49,8 +53,12 @@ public final class FrequencySketch {
   static final int SAMPLE_PER_ENTRY = 10;
   /** One counted increment in this many moves the aging counter (a power of two): 16 keeps it off most reads. */
   static final int SAMPLE_RATE = 16;
-  /** Fewest entries the sketch is sized for: 64 (32 words). */
-  static final int MIN_ENTRIES = 64;
+  /**
+   * Fewest entries the aging period is set for: 512, a history of 5,120 counted increments, so that a loop over a few
+   * thousand blocks keeps its counts in a small cache. The hit-ratio simulator's choice between the cached entries
+   * alone and the old fixed floor of 1,024 (docs/decisions.md#l2-admission-and-eviction, "Sketch counts").
+   */
+  static final int MIN_HISTORY_ENTRIES = 512;
   /** Largest counter value. */
   static final int MAX_COUNT = 15;
   private static final long ONE_BITS_MASK = 0x7777_7777_7777_7777L;
@@ -80,6 +88,11 @@ public final class FrequencySketch {
       this(entries, new long[wordsFor(entries)], 0);
     }
 
+    /** A table whose words are laid out for {@code expectedEntries} and whose aging is set for {@code entries}. */
+    Table(long entries, long expectedEntries) {
+      this(entries, new long[wordsFor(Math.max(entries, expectedEntries))], 0);
+    }
+
     /** A table for {@code entries} over {@code words}, {@code additions} into its aging period. */
     Table(long entries, long[] words, long additions) {
       this.entries = entries;
@@ -95,26 +108,29 @@ public final class FrequencySketch {
     }
   }
 
-  /** A sketch sized for {@code entries} cached entries (at least {@value #MIN_ENTRIES}). */
-  public FrequencySketch(long entries) {
-    this.table = new Table(Math.max(MIN_ENTRIES, entries));
+  /**
+   * A sketch whose words are laid out for {@code expectedEntries} cached entries and whose aging is set for
+   * {@value #MIN_HISTORY_ENTRIES} until {@link #ensureCapacity} reports more.
+   */
+  public FrequencySketch(long expectedEntries) {
+    this.table = new Table(MIN_HISTORY_ENTRIES, expectedEntries);
   }
 
   /**
-   * Grows the table if the cache now holds more than it is sized for: to {@code entries} × 9/8. The small margin keeps
-   * the table within 2.25 bytes per cached entry at most. A table whose word count does not change (the
-   * {@value #MIN_WORDS}-word floor still covers the entries) keeps its counters and its place in the aging period: a
-   * key hashes to the same counters as before. A table with more words starts from empty counts.
+   * Grows the capacity if the cache now holds more entries than it is set for: to {@code entries} × 9/8. The small
+   * margin keeps the table within 2.25 bytes per cached entry at most. A table whose words still cover the grown
+   * capacity keeps its counters and its place in the aging period: a key hashes to the same counters as before. A
+   * table that needs more words starts from empty counts.
    */
   public void ensureCapacity(long entries) {
     Table t = table;
     if (entries > t.entries) {
       long grown = entries * 9 / 8;
-      table = Table.wordsFor(grown) == t.words.length ? new Table(grown, t.words, t.additions) : new Table(grown);
+      table = Table.wordsFor(grown) <= t.words.length ? new Table(grown, t.words, t.additions) : new Table(grown);
     }
   }
 
-  /** Entries the table is sized for. */
+  /** Entries the aging period is set for. */
   public long capacity() {
     return table.entries;
   }

@@ -66,8 +66,11 @@ public final class SpaceReclaimer {
   private final StatsRecorder stats;
   /** The tinylfu policy's decisions, or null under the hbase policy. */
   private final FrequencyEviction frequency;
-  /** Admissions since the sketch's size was last checked; racy on purpose (a check more or less is harmless). */
-  private int sinceSketchCheck;
+  /**
+   * Admissions since the sketch's size was last checked; racy on purpose (a check more or less is harmless). The
+   * first admission checks it, so that a cache restored full ages its sketch by its entries from then on.
+   */
+  private int sinceSketchCheck = SKETCH_CHECK_INTERVAL - 1;
 
   /** {@link #admit}: admitted without a slot; the writer allocates one (the hbase policy). */
   static final long NO_SLOT = -1;

@@ -21,28 +21,62 @@ class FrequencySketchTest {
   @Test
   void agingHalvesEveryCounter() {
     FrequencySketch sketch = new FrequencySketch(64);
+    readKeyTenTimesThenOthers(sketch, 4 * sketch.capacity() * FrequencySketch.SAMPLE_PER_ENTRY);
+    assertTrue(sketch.frequency(KEY) <= 5 + 1, "after aging: " + sketch.frequency(KEY));
+  }
+
+  /** Regression: a sketch laid out for an engine's thousand entries aged a cache of a hundred over its thousand. */
+  @Test
+  void agingFollowsTheEntriesCachedNotTheEntriesExpected() {
+    FrequencySketch small = new FrequencySketch(100_000);
+    assertEquals(FrequencySketch.MIN_HISTORY_ENTRIES, small.capacity());
+    long history = 4L * FrequencySketch.MIN_HISTORY_ENTRIES * FrequencySketch.SAMPLE_PER_ENTRY;
+    readKeyTenTimesThenOthers(small, history);
+    assertTrue(small.frequency(KEY) <= 5 + 1, "a cache of few entries ages early: " + small.frequency(KEY));
+
+    FrequencySketch full = new FrequencySketch(100_000);
+    full.ensureCapacity(100_000);
+    readKeyTenTimesThenOthers(full, history);
+    assertEquals(10, full.frequency(KEY), "a full cache keeps a history of its own entries");
+  }
+
+  @Test
+  void growingToTheExpectedEntriesKeepsTheCounts() {
+    FrequencySketch sketch = new FrequencySketch(100_000);
+    long heap = sketch.heapBytes();
+    assertEquals((100_000L * FrequencySketch.COUNTERS_PER_ENTRY + 15) / 16 * 8, heap, "laid out for the expected");
+    for (int i = 0; i < 5; i++) {
+      sketch.increment(KEY);
+    }
+    sketch.ensureCapacity(50_000);
+    assertEquals(56_250, sketch.capacity());
+    assertEquals(heap, sketch.heapBytes());
+    assertEquals(5, sketch.frequency(KEY), "counts kept: the words already covered the entries");
+  }
+
+  /**
+   * Reads {@link #KEY} ten times, then other keys one counted increment each until {@code counted} have been made
+   * (sampled aging halves on average after {@code capacity × SAMPLE_PER_ENTRY}) or the key's count was halved.
+   */
+  private static void readKeyTenTimesThenOthers(FrequencySketch sketch, long counted) {
     for (int i = 0; i < 10; i++) {
       sketch.increment(KEY);
     }
-    // Counted increments of other keys until the aging counter fills: then everything is halved.
-    long sample = sketch.capacity() * FrequencySketch.SAMPLE_PER_ENTRY;
-    long other = 1;
-    for (long counted = 10; counted < 4 * sample; other++) { // sampled aging: on average after `sample`
-      int before = sketch.frequency(other * 0x9E37_79B9_7F4A_7C15L);
-      sketch.increment(other * 0x9E37_79B9_7F4A_7C15L);
-      if (sketch.frequency(other * 0x9E37_79B9_7F4A_7C15L) != before) {
-        counted++;
-      }
-      if (sketch.frequency(KEY) < 10) {
-        break; // halved
+    long n = 0;
+    for (long other = 1; n < counted && sketch.frequency(KEY) == 10; other++) {
+      long key = other * 0x9E37_79B9_7F4A_7C15L;
+      int before = sketch.frequency(key);
+      sketch.increment(key);
+      if (sketch.frequency(key) != before) {
+        n++;
       }
     }
-    assertTrue(sketch.frequency(KEY) <= 5 + 1, "after aging: " + sketch.frequency(KEY));
   }
 
   @Test
   void distinctKeysRankedByTheirAccessesDespiteASmallTable() {
     FrequencySketch sketch = new FrequencySketch(10_000); // above the floor: 4 counters per entry
+    sketch.ensureCapacity(10_000); // a full cache: no aging within these increments
     for (long k = 0; k < 10_000; k++) {
       for (int i = 0; i < (k % 4); i++) {
         sketch.increment(k * 0x9E37_79B9_7F4A_7C15L);
