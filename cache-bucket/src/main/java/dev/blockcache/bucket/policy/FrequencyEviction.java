@@ -46,8 +46,8 @@ import dev.blockcache.stats.StatsRecorder;
  *       share was lowered), up to {@value #SAMPLE} more blocks leave it unjudged per admission.</li>
  *   <li><b>The window's share</b> is hill-climbed by {@link WindowClimber} between {@code admission.window.factor}
  *       and {@code admission.window.max.factor}, by the hit ratio of the cache's requests; where an exact LRU of the
- *       sampled lookups is far ahead of the cache ({@link RecencyReference}), the window grows by a full step at
- *       once.</li>
+ *       sampled lookups is far ahead of the cache, or clearly ahead over a climber sample ({@link RecencyReference}),
+ *       the window grows by a full step at once.</li>
  *   <li><b>Admission without a window</b> ({@code admission.window.factor} 0): the new block is judged on arrival
  *       the same way and enters only if it wins.</li>
  * </ul>
@@ -188,6 +188,11 @@ final class FrequencyEviction {
       reference.update(index.size());
       if (reference.growNow()) {
         climber.growTowardRecency(s.hitCount(), s.requestCount());
+        return;
+      }
+      if (climber.sampleDue(s.requestCount(), CLIMB_SAMPLE) && reference.ledTheSample()) {
+        climber.growTowardRecency(s.hitCount(), s.requestCount()); // ends the sample: a full step up
+        reference.sampleEnded();
         return;
       }
     }

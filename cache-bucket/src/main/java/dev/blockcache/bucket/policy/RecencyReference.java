@@ -11,7 +11,8 @@ import dev.blockcache.bucket.index.AccessSamples;
  * requests at a time: a workload whose blocks are read again soon after their first miss loses most of those hits
  * while a window of 1% holds them too briefly, for a whole sample before the first step. The reference answers a
  * narrower question at every climber check ({@link #growNow}): is an exact LRU of the cache's size hitting far more
- * often on the same lookups? LRU's hits are counted by replaying the sampled lookups through
+ * often on the same lookups? And at the end of each climber sample ({@link #ledTheSample}): did it hit clearly more
+ * often over the sample? LRU's hits are counted by replaying the sampled lookups through
  * {@link RecencyShadow}, the cache's own by the lookups themselves, so both counts are over the same lookups and their
  * difference (LRU's <i>lead</i>) has far less noise than either ratio: each lookup that one hit and the other missed
  * moves it by one, so its standard deviation is about the square root of their number.
@@ -42,6 +43,13 @@ final class RecencyReference implements AccessSamples.SampleSink {
   static final double GROWTH_LEAD = 0.2;
   /** Share of the last growth's lead below which the lead must have fallen for the window to grow again. */
   static final double RATCHET = 0.7;
+  /**
+   * LRU's lead over a whole climber sample beyond which the climber's move is a full step up ({@link #ledTheSample}):
+   * 3 points. Below it the climber's own comparison of samples decides; smaller thresholds grew the window in phases
+   * where LRU led for a while but a large window then cost more than it had gained
+   * (docs/decisions.md#l2-admission-and-eviction).
+   */
+  static final double SAMPLE_LEAD = 0.03;
   /** LRU's lead over a whole climber sample at or below which the last growth's lead is forgotten. */
   static final double SETTLED_LEAD = 0.005;
 
@@ -89,6 +97,15 @@ final class RecencyReference implements AccessSamples.SampleSink {
     grewThisSample = true;
     resetCounts();
     return true;
+  }
+
+  /**
+   * Whether, at the end of a climber sample, LRU led the cache by more than {@value #SAMPLE_LEAD} of the lookups
+   * counted since the sample began (or the window last grew), beyond noise: the window then grows by a full step
+   * instead of the climber's move, whatever the ratchet of {@link #growNow}. The owner then calls {@link #sampleEnded}.
+   */
+  boolean ledTheSample() {
+    return lruAheadBy(SAMPLE_LEAD);
   }
 
   /**

@@ -80,10 +80,10 @@ final class WindowClimber {
       sampleStartRequests = requests;
       return false;
     }
-    long n = requests - sampleStartRequests;
-    if (n < Math.max(1, period)) {
+    if (!sampleDue(requests, period)) {
       return false;
     }
+    long n = requests - sampleStartRequests;
     double hitRatio = (double) (hits - sampleStartHits) / n;
     sampleStartHits = hits;
     sampleStartRequests = requests;
@@ -93,6 +93,11 @@ final class WindowClimber {
     step = Math.abs(change) >= RESTART_THRESHOLD ? Math.copySign(INITIAL_STEP, move) : move * STEP_DECAY;
     share = Math.min(upper, Math.max(lower, share + move));
     return true;
+  }
+
+  /** Whether the sample under way has run {@code period} requests at {@code requests} (the cache's running total). */
+  boolean sampleDue(long requests, long period) {
+    return started && requests - sampleStartRequests >= Math.max(1, period);
   }
 
   /**

@@ -68,6 +68,27 @@ class RecencyReferenceTest {
   }
 
   @Test
+  void aClearLeadOverTheSampleStepsTheClimberUpAtItsEnd() {
+    AccessSamples samples = new AccessSamples();
+    RecencyReference reference = new RecencyReference(samples);
+    feed(reference, samples, (lruHit, random) -> lruHit && random.nextInt(10) != 0, 16_384); // about 5 points
+    assertTrue(reference.ledTheSample(), reference.toString());
+    reference.sampleEnded();
+    assertFalse(reference.ledTheSample(), "the count starts anew with the next sample");
+  }
+
+  @Test
+  void aLeadOfAPointOrNoneLeavesTheSampleToTheClimber() {
+    AccessSamples samples = new AccessSamples();
+    RecencyReference reference = new RecencyReference(samples);
+    feed(reference, samples, (lruHit, random) -> lruHit && random.nextInt(50) != 0, 16_384); // about 1 point
+    assertFalse(reference.ledTheSample(), reference.toString());
+    reference.sampleEnded();
+    feed(reference, samples, (lruHit, random) -> lruHit, 16_384);
+    assertFalse(reference.ledTheSample(), reference.toString());
+  }
+
+  @Test
   void aFarLeadGrowsTheWindowOncePerSampleAndAgainOnlyIfGrowingClosedSomeOfIt() {
     AccessSamples samples = new AccessSamples();
     RecencyReference reference = new RecencyReference(samples);

@@ -103,6 +103,17 @@ class WindowClimberTest {
   }
 
   @Test
+  void aSampleIsDueOncePeriodRequestsHavePassedSinceItStarted() {
+    WindowClimber climber = new WindowClimber(0.01, 0.8);
+    assertFalse(climber.sampleDue(10 * PERIOD, PERIOD), "no sample has started");
+    climber.sample(0, 100, PERIOD);
+    assertFalse(climber.sampleDue(99 + PERIOD, PERIOD));
+    assertTrue(climber.sampleDue(100 + PERIOD, PERIOD));
+    climber.growTowardRecency(10, 100 + PERIOD);
+    assertFalse(climber.sampleDue(100 + PERIOD, PERIOD), "growing ended that sample and started the next");
+  }
+
+  @Test
   void aFixedRangeFixesTheShare() {
     WindowClimber climber = new WindowClimber(0.2, 0.2);
     Random noise = new Random(42);
