@@ -55,8 +55,9 @@ public final class FrequencySketch {
   static final int SAMPLE_RATE = 16;
   /**
    * Fewest entries the aging period is set for: 512, a history of 5,120 counted increments, so that a loop over a few
-   * thousand blocks keeps its counts in a small cache. The hit-ratio simulator's choice between the cached entries
-   * alone and the old fixed floor of 1,024 (docs/decisions.md#l2-admission-and-eviction, "Sketch counts").
+   * thousand blocks keeps its counts in a small cache. The hit-ratio simulator chose it over the cached entries alone
+   * (loops lost their counts) and over 768 or more (small caches kept stale blocks)
+   * (docs/decisions.md#l2-admission-and-eviction, "Sketch counts").
    */
   static final int MIN_HISTORY_ENTRIES = 512;
   /** Largest counter value. */
