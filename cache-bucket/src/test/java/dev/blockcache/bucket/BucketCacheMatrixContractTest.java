@@ -22,7 +22,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * window and the way puts reach the cache ({@code cacheBlock} or {@code handOver}, into a started cache or written
  * after every put) spread over them pairwise. A started cache comes from the public factory, as a user gets it;
  * {@link #settle} waits for its writers. {@code -Dl2spec=TEXT} in the test JVM (e.g.
- * {@code -Dsurefire.argLine="-Dl2spec=mmap -Xmx2g"}) runs only the specs whose name contains TEXT.
+ * {@code -Dsurefire.argLine="-Dl2spec=mmap -Xmx2g"}) runs only the specs whose name contains TEXT. The concurrent
+ * test runs {@value #QUICK_CONCURRENT_OPS} operations per thread on each spec, the contract's full length with
+ * {@code -Dblockcache.race.long=true} (the reliability profile); {@code BucketCacheStressTest} runs the long races.
  */
 @ParameterizedClass(name = "{0}")
 @MethodSource("specs")
@@ -36,6 +38,14 @@ class BucketCacheMatrixContractTest extends BlockCacheContractTest {
   static List<L2Spec> specs() {
     String only = System.getProperty("l2spec", "");
     return L2Spec.all().stream().filter(s -> s.toString().contains(only)).toList();
+  }
+
+  /** Operations per thread of the concurrent test in verify: a quarter of the contract's, over many specs. */
+  static final int QUICK_CONCURRENT_OPS = 5_000;
+
+  @Override
+  protected int concurrentOpsPerThread() {
+    return Boolean.getBoolean("blockcache.race.long") ? super.concurrentOpsPerThread() : QUICK_CONCURRENT_OPS;
   }
 
   @Override

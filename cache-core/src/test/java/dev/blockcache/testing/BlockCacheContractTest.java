@@ -58,6 +58,14 @@ public abstract class BlockCacheContractTest {
     return capacity;
   }
 
+  /**
+   * Operations each of {@link #concurrentReadersWritersAndEvictorsNeverSeeAWrongByte}'s 4 threads runs: 20,000; a
+   * subclass that runs the contract on many configurations may run a quick form.
+   */
+  protected int concurrentOpsPerThread() {
+    return 20_000;
+  }
+
   /** The capacity the cache under test is created with and reports; {@link #CAPACITY} unless a subclass needs more. */
   protected long cacheCapacity() {
     return CAPACITY;
@@ -430,7 +438,7 @@ public abstract class BlockCacheContractTest {
   @Test
   void concurrentReadersWritersAndEvictorsNeverSeeAWrongByte() throws Exception {
     int threads = 4;
-    int opsPerThread = 20_000;
+    int opsPerThread = concurrentOpsPerThread();
     CountDownLatch start = new CountDownLatch(1);
     AtomicReference<Throwable> failure = new AtomicReference<>();
     AtomicLong hits = new AtomicLong();
