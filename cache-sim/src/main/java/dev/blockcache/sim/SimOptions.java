@@ -98,7 +98,7 @@ record SimOptions(Path tracesDir, List<String> traces, double[] sizes, List<Poli
         new CacheSetup(blockSize, engine, writes), maxEvents, runs, results);
   }
 
-  /** The flags that differ from the defaults, as they would be written on the command line. */
+  /** The run's setup flags as they would be written on the command line ({@code --max-events} only when set). */
   String describe() {
     return "--block-size=" + setup.blockSize() + " --l2-engine=" + setup.l2Engine() + " --l2-writes="
         + setup.l2Writes().name().toLowerCase(Locale.ROOT)

@@ -27,22 +27,12 @@ public enum PolicyKind {
   /** The reference LRU ({@link LruPolicy}). */
   LRU("LRU") {
     @Override
-    public boolean hashesKeys() {
-      return false; // exact: keys are compared, never hashed into a decision
-    }
-
-    @Override
     Policy create(Trace trace, int blocks, CacheSetup setup) {
       return new LruPolicy(blocks);
     }
   },
   /** Belady's OPT ({@link OptimalPolicy}): the bound. */
   OPT("OPT") {
-    @Override
-    public boolean hashesKeys() {
-      return false; // exact: keys are compared, never hashed into a decision
-    }
-
     @Override
     Policy create(Trace trace, int blocks, CacheSetup setup) {
       return new OptimalPolicy(trace, blocks);
@@ -68,11 +58,6 @@ public enum PolicyKind {
   },
   /** A model of HBase's {@code LruBlockCache} ({@link HBaseLruPolicy}): what {@link #L1_LRU} approximates. */
   HBASE_LRU("HBase LRU") {
-    @Override
-    public boolean hashesKeys() {
-      return false; // exact: keys are compared, never hashed into a decision
-    }
-
     @Override
     Policy create(Trace trace, int blocks, CacheSetup setup) {
       return new HBaseLruPolicy(blocks);
@@ -175,10 +160,11 @@ public enum PolicyKind {
 
   /**
    * Whether the cache's hit ratio can change when only the keys' labels change: true for every cache that hashes keys
-   * into its decisions (a sketch, an index's order, random admission), false for the exact reference policies.
+   * into its decisions (a sketch, an index's order, random admission), false for the exact reference policies, which
+   * compare keys and never hash them into a decision.
    */
   public boolean hashesKeys() {
-    return true;
+    return this != LRU && this != OPT && this != HBASE_LRU;
   }
 
   /** The column header of the report. */
