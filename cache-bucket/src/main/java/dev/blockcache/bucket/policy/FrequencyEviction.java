@@ -44,10 +44,10 @@ import dev.blockcache.stats.StatsRecorder;
  *       victim's, which then goes; otherwise it goes itself. A leaving block of another class stays unjudged (its
  *       eviction would not make room). Below its share, the window grows into the main victim's item; above it (the
  *       share was lowered), up to {@value #SAMPLE} more blocks leave it unjudged per admission.</li>
- *   <li><b>The window's share</b> is hill-climbed by {@link WindowClimber} between {@code admission.window.factor}
- *       and {@code admission.window.max.factor}, by the hit ratio of the cache's requests; where an exact LRU of the
- *       sampled lookups is far ahead of the cache, or clearly ahead over a climber sample ({@link RecencyReference}),
- *       the window grows by a full step at once.</li>
+ *   <li><b>The window's share</b> is set by {@link WindowSteering} between {@code admission.window.factor} and
+ *       {@code admission.window.max.factor}: hill-climbed by the hit ratio of the cache's requests, glided toward a
+ *       share whose miniature simulation on sampled lookups clearly hits more often, and grown by a full step where
+ *       an exact LRU of the sampled lookups is far ahead of the cache.</li>
  *   <li><b>Admission without a window</b> ({@code admission.window.factor} 0): the new block is judged on arrival
  *       the same way and enters only if it wins.</li>
  * </ul>
@@ -75,15 +75,8 @@ final class FrequencyEviction {
    * Multi blocks were read at least twice; the simulator's multi-workload traces kept them better with this margin.
    */
   static final int MULTI_PROTECTION = 2;
-  /** Admissions between two looks at the hit ratio for the window's climber: 16 keeps the stats snapshot rare. */
+  /** Admissions between two looks at the hit ratio for the window's steering: 16 keeps the stats snapshot rare. */
   static final int CLIMB_CHECK_INTERVAL = 16;
-  /**
-   * Requests per climber sample: 16,384 keeps the sampling noise of a hit ratio under half a point, and a cache of
-   * any size gets samples as often as a small one. A sample of 10 x the cached blocks (Caffeine's) left
-   * large caches at the lower bound for a whole trace in the simulator, and one of 1 x the blocks let small caches
-   * climb on noise.
-   */
-  static final int CLIMB_SAMPLE = 16_384;
 
   private final BucketAllocator allocator;
   private final BlockIndex index;
@@ -96,9 +89,7 @@ final class FrequencyEviction {
   /** The block leaving the admission window. */
   private final Victim leaver = new Victim();
   /** The window's share, or null without a window. */
-  private final WindowClimber climber;
-  /** When plain LRU is far ahead, so that the window grows before the climber's sample ends; null without a window. */
-  private final RecencyReference reference;
+  private final WindowSteering steering;
   private int sinceClimbCheck;
   /** One filter per size class, made once: "the entry's block is of this class and not in the window". */
   private final VictimFilter[] inMainOfClass;
@@ -112,9 +103,8 @@ final class FrequencyEviction {
     this.evicted = evicted;
     this.stats = stats;
     this.shares = new PriorityShares(config, index);
-    this.climber = config.admissionWindow() == 0 ? null
-        : new WindowClimber(config.admissionWindow(), config.admissionWindowMax());
-    this.reference = climber == null || index.samples() == null ? null : new RecencyReference(index.samples());
+    this.steering = config.admissionWindow() == 0 ? null
+        : new WindowSteering(config.admissionWindow(), config.admissionWindowMax(), index.samples());
     this.inMainOfClass = new VictimFilter[allocator.sizeClassCount()];
     for (int c = 0; c < inMainOfClass.length; c++) {
       int sizeClass = c;
@@ -125,7 +115,7 @@ final class FrequencyEviction {
 
   /** Whether blocks admitted into a full cache enter an admission window. */
   boolean hasWindow() {
-    return climber != null;
+    return steering != null;
   }
 
   /**
@@ -139,7 +129,7 @@ final class FrequencyEviction {
    */
   boolean admit(int frequency, int length) {
     index.countAdmission(); // the recency clock: a few epochs per fill of the cache
-    if (climber == null) {
+    if (steering == null) {
       if (!chooseVictim(length)) {
         return true;
       }
@@ -170,40 +160,26 @@ final class FrequencyEviction {
     if (!freed && chooseVictim(length)) {
       index.removeVictim(victim, evicted); // the window is below its share: it grows into the main victim's item
     }
-    // The new block is about to enter: a window above its share (the climber lowered it) lets the surplus out.
+    // The new block is about to enter: a window above its share (its share was lowered) lets the surplus out.
     for (int n = 0; n < SAMPLE && index.windowSize() >= target && index.chooseWindowLeaver(ANY, leaver); n++) {
       index.leaveWindow(leaver);
     }
     return true;
   }
 
-  /** Gives the climber the cache's hit ratio every {@value #CLIMB_CHECK_INTERVAL} admissions. */
+  /** Gives the window's steering the cache's hit ratio every {@value #CLIMB_CHECK_INTERVAL} admissions. */
   private void climb() {
     if (++sinceClimbCheck < CLIMB_CHECK_INTERVAL) {
       return;
     }
     sinceClimbCheck = 0;
     CacheStats s = stats.snapshot(0, 0, NO_BLOCK_COUNTS);
-    if (reference != null) {
-      reference.update(index.size());
-      if (reference.growNow()) {
-        climber.growTowardRecency(s.hitCount(), s.requestCount());
-        return;
-      }
-      if (climber.sampleDue(s.requestCount(), CLIMB_SAMPLE) && reference.ledTheSample()) {
-        climber.growTowardRecency(s.hitCount(), s.requestCount()); // ends the sample: a full step up
-        reference.sampleEnded();
-        return;
-      }
-    }
-    if (climber.sample(s.hitCount(), s.requestCount(), CLIMB_SAMPLE) && reference != null) {
-      reference.sampleEnded();
-    }
+    steering.check(s.hitCount(), s.requestCount(), index.size());
   }
 
   /** Blocks the window holds at its share of the cached blocks: 0 without a window, else at least 1. */
   private long windowTarget() {
-    return climber == null ? 0 : Math.max(1, (long) (climber.share() * index.size()));
+    return steering == null ? 0 : Math.max(1, (long) (steering.share() * index.size()));
   }
 
   /**

@@ -20,7 +20,7 @@ import dev.blockcache.bucket.index.AccessSamples;
  *   <li><b>Sampling</b> is spatial ({@link AccessSamples}): every lookup of a sampled key, at a rate that keeps the
  *       shadow at most {@value #SHADOW_ENTRIES} keys (a cache of fewer blocks is replayed whole), so the shadow is an
  *       LRU of the cache's block count times the rate. When the cache's block count moves the rate by 2x or more,
- *       the shadow starts over.</li>
+ *       the shadow starts over. The rate it sets is also what the window's trials ({@link WindowTrials}) replay.</li>
  *   <li><b>Counting</b> starts once the shadow is full: before that its misses are a filling cache's, not LRU's.</li>
  * </ul>
  * Heap: the shadow's fixed arrays (about 40 bytes per shadow key) and the sample ring, whatever the cache's size.
@@ -72,7 +72,10 @@ final class RecencyReference implements AccessSamples.SampleSink {
     this.samples = samples;
   }
 
-  /** Takes the lookups sampled since the last call, for a cache that now holds {@code cachedBlocks} blocks. */
+  /**
+   * Takes the lookups sampled since the last call, for a cache that now holds {@code cachedBlocks} blocks: {@link
+   * #resample}, then a drain of the samples into this reference alone.
+   */
   void update(long cachedBlocks) {
     resample(cachedBlocks);
     samples.drain(this);
@@ -137,8 +140,12 @@ final class RecencyReference implements AccessSamples.SampleSink {
     discordant += lruHit != hit ? 1 : 0;
   }
 
-  /** Sets the sampling rate for a cache of {@code cachedBlocks}; a change of 2x or more restarts the shadow. */
-  private void resample(long cachedBlocks) {
+  /**
+   * Sets the sampling rate for a cache of {@code cachedBlocks}; a change of 2x or more drops the samples taken at the
+   * old rate and restarts the shadow. An owner that drains the samples itself calls this first and hands each sample
+   * to {@link #accept}.
+   */
+  void resample(long cachedBlocks) {
     long blocks = Math.max(1, cachedBlocks);
     int wanted = (int) Math.min(AccessSamples.RATE_SCALE,
         Math.max(1, (long) AccessSamples.RATE_SCALE * SHADOW_ENTRIES / blocks));

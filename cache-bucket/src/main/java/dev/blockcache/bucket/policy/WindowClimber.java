@@ -116,6 +116,25 @@ final class WindowClimber {
     sampleStartRequests = requests;
   }
 
+  /**
+   * Ends the sample under way at {@code hits} and {@code requests} (the cache's running totals) and sets the share to
+   * {@code target} (kept within [lower, upper]), for an owner that knows a better share than the next step would
+   * reach: the partial sample's hit ratio is what the next sample is compared with, and the climb goes on from the
+   * new share with a quarter of the full step, in the direction just moved (up if the share stayed). Before the first
+   * sample, also starts it.
+   */
+  void moveTo(double target, long hits, long requests) {
+    if (started && requests > sampleStartRequests) {
+      previousHitRatio = (double) (hits - sampleStartHits) / (requests - sampleStartRequests);
+    }
+    double moved = Math.min(upper, Math.max(lower, target));
+    step = Math.copySign(INITIAL_STEP / 4, moved - share);
+    share = moved;
+    started = true;
+    sampleStartHits = hits;
+    sampleStartRequests = requests;
+  }
+
   @Override
   public String toString() {
     return "WindowClimber[share=" + share + ", step=" + step + ", range=[" + lower + ", " + upper + "]]";

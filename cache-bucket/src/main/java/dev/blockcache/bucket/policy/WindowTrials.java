@@ -1,0 +1,178 @@
+package dev.blockcache.bucket.policy;
+
+import dev.blockcache.bucket.index.AccessSamples;
+import dev.blockcache.bucket.index.FrequencySketch;
+import java.util.Arrays;
+import java.util.stream.DoubleStream;
+
+/**
+ * Miniature simulations of the L2's policy at several admission-window shares, replayed side by side on the lookups
+ * the recency reference samples: a share whose trial has clearly and steadily hit more often than the current
+ * share's is where the window should jump ({@link #jumpTarget}).
+ *
+ * <h2>Design notes</h2>
+ * A hill climber ({@link WindowClimber}) learns the right share from the hit ratios of its own consecutive samples,
+ * so it needs many samples to cross the range, reads a workload's drift as the effect of its steps and is late after
+ * every change of phase. The trials ({@link WindowTrial}) answer "what would each share have hit?" on the same
+ * lookups at once. They only propose jumps; the climber keeps climbing between them, since a miniature is a model:
+ * following the trials' best share directly moved the window at every change of phase of alternating workloads, and
+ * each move flushed counted blocks from the main space (docs/decisions.md, "Reaching LRU where recency wins").
+ * <ul>
+ *   <li><b>Sampling</b> is the recency reference's ({@link RecencyReference} sets the rate of {@link AccessSamples}):
+ *       every lookup of a sampled key, so a trial is the policy at the cache's block count times the rate (at most
+ *       {@value RecencyReference#SHADOW_ENTRIES} to twice that many keys; a small cache is replayed whole). The
+ *       trials count frequencies in a sketch of their own, whose history is the cache's scaled by the same rate. A
+ *       change of the rate, or of the trials' capacity by more than an eighth, starts every trial over.</li>
+ *   <li><b>Scoring</b> starts once the trials are full: every {@value #PERIOD} counted lookups each trial's hits are
+ *       added to its score after the score is multiplied by {@value #DECAY}.</li>
+ *   <li><b>A jump</b> is proposed when the best score leads the score of the trial nearest the current share by more
+ *       than {@value #JUMP_LEAD} of the decayed lookups, that best trial also hit more than the nearest one in each of
+ *       the last {@value #STREAK} periods, and at least {@value #MIN_PERIODS} periods have been scored since the
+ *       trials started.</li>
+ * </ul>
+ * Heap: one sketch and a trial's fixed arrays (about 30 bytes per key) per share, whatever the cache's size.
+ *
+ * <p>Thread-safety: not thread-safe; its owner ({@link WindowSteering}) calls it under the {@link SpaceReclaimer}'s
+ * lock.
+ */
+final class WindowTrials implements AccessSamples.SampleSink {
+  /** Counted lookups per scoring period: 1,024 is a fraction of a point of sampling noise per trial's hit count. */
+  static final int PERIOD = 1024;
+  /** Score kept per period: 0.99 weighs the last hundred periods, several times a climber sample's lookups. */
+  static final double DECAY = 0.99;
+  /** Lead, as a share of the decayed lookups, that proposes a jump: half a point, what a jump must be worth. */
+  static final double JUMP_LEAD = 0.005;
+  /** Periods in a row the best trial must have beaten the current share's: a phase's lead, not a moment's. */
+  static final int STREAK = 4;
+  /** Periods scored before the first proposal: 16 lets the scores outgrow the trials' first fill. */
+  static final int MIN_PERIODS = 16;
+  /** The shares replayed between the two bounds, besides the bounds themselves. */
+  private static final double[] INNER_SHARES = {0.05, 0.1, 0.2, 0.35, 0.5, 0.65, 0.8, 0.9};
+
+  private final AccessSamples samples;
+  private final double[] shares;
+  private final WindowTrial[] trials;
+  private final long[] periodHits;
+  private final double[] scores;
+  /** Periods in a row each trial hit more than the one nearest the current share. */
+  private final int[] streaks;
+  private FrequencySketch sketch;
+  private int rate = -1;
+  private int nearCurrent;
+  private long periodLookups;
+  private double decayedLookups;
+  private int periods;
+
+  /** Trials at the shares {@link #sharesBetween} {@code lower} and {@code upper}, on the lookups of {@code samples}. */
+  WindowTrials(AccessSamples samples, double lower, double upper) {
+    this.samples = samples;
+    this.shares = sharesBetween(lower, upper);
+    this.trials = new WindowTrial[shares.length];
+    this.periodHits = new long[shares.length];
+    this.scores = new double[shares.length];
+    this.streaks = new int[shares.length];
+  }
+
+  /**
+   * The shares the trials replay: both bounds and the fixed points between them, ascending, rounded to a millionth
+   * (a bound read from a float-valued key is then the fixed point it was written as).
+   */
+  static double[] sharesBetween(double lower, double upper) {
+    DoubleStream inner = Arrays.stream(INNER_SHARES).filter(s -> s > lower && s < upper);
+    return DoubleStream.concat(DoubleStream.of(lower, upper), inner).map(s -> Math.round(s * 1e6) / 1e6).distinct()
+        .sorted().toArray();
+  }
+
+  /**
+   * Sizes the trials for a cache that now holds {@code cachedBlocks} blocks at the current sampling rate (restarting
+   * them on a change, see the class notes) and notes the window's {@code currentShare}; call before the samples are
+   * drained into {@link #accept}.
+   */
+  void update(long cachedBlocks, double currentShare) {
+    int nowRate = samples.rate();
+    int capacity = (int) Math.max(1, Math.min(2L * RecencyReference.SHADOW_ENTRIES,
+        Math.max(1, cachedBlocks) * nowRate / AccessSamples.RATE_SCALE));
+    boolean resized = trials[0] == null || 8L * Math.abs(capacity - trials[0].capacity()) > trials[0].capacity();
+    if (nowRate != rate || resized) {
+      rate = nowRate;
+      restart(capacity);
+    }
+    nearCurrent = nearest(currentShare);
+  }
+
+  private void restart(int capacity) {
+    for (int i = 0; i < trials.length; i++) {
+      trials[i] = new WindowTrial(shares[i], capacity);
+    }
+    sketch = new FrequencySketch(capacity);
+    sketch.ensureCapacity(capacity); // ages over the trial's keys, not the sketch's minimum history
+    Arrays.fill(periodHits, 0);
+    Arrays.fill(scores, 0);
+    Arrays.fill(streaks, 0);
+    periods = 0;
+    periodLookups = 0;
+    decayedLookups = 0;
+  }
+
+  @Override
+  public void accept(long key, boolean hit) {
+    if (trials[0] == null) {
+      return; // not sized yet: the first update sizes the trials
+    }
+    sketch.increment(key);
+    boolean full = trials[0].size() >= trials[0].capacity();
+    for (int i = 0; i < trials.length; i++) {
+      periodHits[i] += trials[i].access(key, sketch) ? 1 : 0;
+    }
+    if (!full) {
+      Arrays.fill(periodHits, 0); // still filling: a filling cache's misses are not the policy's
+      return;
+    }
+    if (++periodLookups >= PERIOD) {
+      endPeriod();
+    }
+  }
+
+  private void endPeriod() {
+    periods++;
+    decayedLookups = decayedLookups * DECAY + periodLookups;
+    for (int i = 0; i < trials.length; i++) {
+      streaks[i] = periodHits[i] > periodHits[nearCurrent] ? streaks[i] + 1 : 0;
+      scores[i] = scores[i] * DECAY + periodHits[i];
+    }
+    Arrays.fill(periodHits, 0);
+    periodLookups = 0;
+  }
+
+  /**
+   * The share the window should jump to from {@code current}, by the rule of the class notes; NaN when none should.
+   */
+  double jumpTarget(double current) {
+    int near = nearest(current);
+    int best = 0;
+    for (int i = 1; i < trials.length; i++) {
+      if (scores[i] > scores[best]) {
+        best = i;
+      }
+    }
+    boolean leads = scores[best] - scores[near] > JUMP_LEAD * decayedLookups;
+    return periods >= MIN_PERIODS && leads && streaks[best] >= STREAK ? shares[best] : Double.NaN;
+  }
+
+  /** The index of the trial whose share is nearest {@code share} (the lower of two as near). */
+  private int nearest(double share) {
+    int near = 0;
+    for (int i = 1; i < shares.length; i++) {
+      if (Math.abs(shares[i] - share) < Math.abs(shares[near] - share)) {
+        near = i;
+      }
+    }
+    return near;
+  }
+
+  @Override
+  public String toString() {
+    return "WindowTrials[shares " + Arrays.toString(shares) + ", scores " + Arrays.toString(scores) + ", periods "
+        + periods + ", capacity " + (trials[0] == null ? 0 : trials[0].capacity()) + "]";
+  }
+}

@@ -1,0 +1,79 @@
+package dev.blockcache.bucket.policy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.blockcache.bucket.index.AccessSamples;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The steering on synthetic lookups of a cache of {@value #BLOCKS} blocks that hits exactly what an LRU of its size
+ * hits (so the recency reference never leads), checked every 16 lookups as the eviction policy checks it.
+ */
+class WindowSteeringTest {
+  private static final int BLOCKS = 200;
+  private static final double LOWER = 0.01;
+  private static final double UPPER = 0.8;
+
+  /** A stretch of requests over which the window's share stayed the same. */
+  private record Run(double share, long requests) {}
+
+  /** The shares the window took over {@code lookups} lookups of {@code workload}, with how long it held each. */
+  private static List<Run> steer(WindowSteering steering, AccessSamples samples, ShiftingWorkingSets workload,
+      int lookups) {
+    RecencyShadow lru = new RecencyShadow(BLOCKS);
+    List<Run> runs = new ArrayList<>();
+    double share = steering.share();
+    long runStart = 0;
+    long hits = 0;
+    for (int i = 1; i <= lookups; i++) {
+      long key = workload.next();
+      boolean hit = lru.access(key);
+      hits += hit ? 1 : 0;
+      samples.record(key, hit);
+      if (i % FrequencyEviction.CLIMB_CHECK_INTERVAL == 0) {
+        steering.check(hits, i, BLOCKS);
+        if (steering.share() != share) {
+          runs.add(new Run(share, i - runStart));
+          share = steering.share();
+          runStart = i;
+        }
+      }
+    }
+    runs.add(new Run(share, lookups - runStart));
+    return runs;
+  }
+
+  @Test
+  void whereRecencyWinsTheWindowGlidesToTheTrialsShareAndHoldsIt() {
+    AccessSamples samples = new AccessSamples();
+    WindowSteering steering = new WindowSteering(LOWER, UPPER, samples);
+    List<Run> runs = steer(steering, samples, new ShiftingWorkingSets(150, 1_500, 3), 60 * WindowSteering.CLIMB_SAMPLE);
+    double[] trialShares = WindowTrials.sharesBetween(LOWER, UPPER);
+    int reached = -1;
+    for (int r = 1; r < runs.size() && reached < 0; r++) {
+      double now = runs.get(r).share();
+      assertTrue(Math.abs(now - runs.get(r - 1).share()) <= WindowSteering.GLIDE + 1e-9, "a glide: " + runs);
+      if (now >= 0.5 && Arrays.stream(trialShares).anyMatch(s -> s == now)) {
+        reached = r;
+      }
+    }
+    assertTrue(reached > 0, "the window reaches a large trial share: " + runs);
+    assertTrue(reached >= 3, "in more than one move from the lower bound: " + runs);
+    Run held = runs.get(reached);
+    assertTrue(held.requests() >= (long) WindowSteering.HOLD_SAMPLES * WindowSteering.CLIMB_SAMPLE,
+        "and holds it for " + WindowSteering.HOLD_SAMPLES + " samples: " + runs);
+  }
+
+  @Test
+  void withoutSampledLookupsTheClimberAloneMovesTheShare() {
+    WindowSteering steering = new WindowSteering(LOWER, UPPER, null);
+    assertEquals(LOWER, steering.share());
+    steering.check(0, 0, BLOCKS); // starts the first sample
+    steering.check(WindowSteering.CLIMB_SAMPLE / 2, WindowSteering.CLIMB_SAMPLE, BLOCKS);
+    assertEquals(LOWER + WindowClimber.INITIAL_STEP, steering.share(), 1e-12, "the climber's first step is up");
+  }
+}
