@@ -103,6 +103,21 @@ class WindowClimberTest {
   }
 
   @Test
+  void aMoveEndsTheSampleWithinTheBoundsAndTheClimbGoesOnFromThereWithAQuarterStep() {
+    WindowClimber climber = new WindowClimber(0.01, 0.8);
+    climber.moveTo(0.5, 0, 0);
+    assertEquals(0.5, climber.share(), 1e-9, "a move before the first sample also starts it");
+    assertTrue(climber.sampleDue(PERIOD, PERIOD));
+    climber.moveTo(0.95, 100, 1000);
+    assertEquals(0.8, climber.share(), 1e-9, "never past the upper bound");
+    assertFalse(climber.sampleDue(999 + PERIOD, PERIOD), "the move started a new sample");
+    // The partial sample's hit ratio (0.1) is what the next is compared with: a fall turns the climb back down, by
+    // a quarter of the full step.
+    assertTrue(climber.sample(100 + PERIOD * 8 / 100, 1000 + PERIOD, PERIOD));
+    assertEquals(0.8 - WindowClimber.INITIAL_STEP / 4, climber.share(), 1e-9, climber.toString());
+  }
+
+  @Test
   void aSampleIsDueOncePeriodRequestsHavePassedSinceItStarted() {
     WindowClimber climber = new WindowClimber(0.01, 0.8);
     assertFalse(climber.sampleDue(10 * PERIOD, PERIOD), "no sample has started");
