@@ -66,7 +66,7 @@ final class WindowTrial {
     chained = new int[nodes];
     part = new byte[nodes];
     reread = new boolean[nodes];
-    heads = new int[Integer.highestOneBit(nodes) << 2];
+    heads = new int[Integer.highestOneBit(nodes) << 1]; // at most one key per chain on average
     mask = heads.length - 1;
     Arrays.fill(heads, NONE);
     for (int i = 0; i < nodes; i++) {
