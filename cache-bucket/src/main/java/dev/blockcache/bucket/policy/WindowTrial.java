@@ -19,58 +19,65 @@ import java.util.Arrays;
  * wins").
  *
  * <p>Layout: fixed arrays sized once, no object per key: a doubly linked list per part (head most recent) and a
- * chained hash table from key to node.
+ * chained hash table from key to node, linked by 16-bit node numbers (a trial holds fewer than {@value #MAX_NODES}
+ * keys), with 32-bit keys: about 13 bytes per key.
  *
  * <p>Thread-safety: not thread-safe; its owner ({@link WindowTrials}) is called under the {@link SpaceReclaimer}'s
  * lock.
  */
 final class WindowTrial {
-  private static final int NONE = -1;
+  /** The null link. */
+  private static final char NONE = Character.MAX_VALUE;
+  /** Node numbers a trial can use: all but {@link #NONE}. */
+  static final int MAX_NODES = Character.MAX_VALUE;
   private static final byte WINDOW = 0;
   private static final byte SINGLE = 1;
   private static final byte MULTI = 2;
+  /** The flag bit of {@link #state}: the key was read again while cached (the index's multi, from the second read). */
+  private static final byte REREAD = 4;
+  /** The part bits of {@link #state}. */
+  private static final byte PART = 3;
 
   private final double share;
-  private final long[] keys;
-  private final int[] newer;
-  private final int[] older;
+  private final int[] keys;
+  private final char[] newer;
+  private final char[] older;
   /** The next node of a hash chain, or of the free list. */
-  private final int[] chained;
-  private final byte[] part;
-  /** Whether the key was read again while cached: the index's priority, multi from the second read on. */
-  private final boolean[] reread;
-  private final int[] heads;
+  private final char[] chained;
+  /** A node's part and its {@link #REREAD} flag. */
+  private final byte[] state;
+  private final char[] heads;
   private final int mask;
-  private final int[] listHead = new int[3];
-  private final int[] listTail = new int[3];
+  private final char[] listHead = new char[3];
+  private final char[] listTail = new char[3];
   private final int[] listSize = new int[3];
-  private int capacity;
-  private int windowCapacity;
-  private int free;
+  private final int capacity;
+  private final int windowCapacity;
+  private char free;
 
   /**
    * An empty trial of the window share {@code share} that holds up to {@code capacity} keys.
    *
-   * @throws IllegalArgumentException unless {@code capacity} is positive and {@code share} in [0, 1]
+   * @throws IllegalArgumentException unless {@code capacity} is in [1, {@value #MAX_NODES} − 1) and {@code share} in
+   *     [0, 1]
    */
   WindowTrial(double share, int capacity) {
-    if (capacity <= 0 || !(share >= 0 && share <= 1)) {
-      throw new IllegalArgumentException("a trial needs a capacity > 0 and a share in [0, 1], were " + capacity
-          + " and " + share);
+    if (capacity <= 0 || capacity >= MAX_NODES - 1 || !(share >= 0 && share <= 1)) {
+      throw new IllegalArgumentException("a trial needs a capacity in [1, " + (MAX_NODES - 1) + ") and a share in"
+          + " [0, 1], were " + capacity + " and " + share);
     }
     this.share = share;
     int nodes = capacity + 1; // a missed key enters before one leaves
-    keys = new long[nodes];
-    newer = new int[nodes];
-    older = new int[nodes];
-    chained = new int[nodes];
-    part = new byte[nodes];
-    reread = new boolean[nodes];
-    heads = new int[Integer.highestOneBit(nodes) << 1]; // at most one key per chain on average
+    keys = new int[nodes];
+    newer = new char[nodes];
+    older = new char[nodes];
+    chained = new char[nodes];
+    state = new byte[nodes];
+    heads = new char[Integer.highestOneBit(nodes)]; // one or two keys per chain on average
     mask = heads.length - 1;
     Arrays.fill(heads, NONE);
     for (int i = 0; i < nodes; i++) {
-      chained[i] = i + 1 < nodes ? i + 1 : NONE;
+      chained[i] = i + 1 < nodes ? (char) (i + 1) : NONE;
     }
     Arrays.fill(listHead, NONE);
     Arrays.fill(listTail, NONE);
@@ -93,26 +100,31 @@ final class WindowTrial {
     return capacity;
   }
 
+  /** Heap of the trial's arrays in bytes (array headers and the object itself not counted). */
+  long heapBytes() {
+    return 4L * keys.length + 2L * (newer.length + older.length + chained.length + heads.length) + state.length;
+  }
+
   /**
    * One lookup of {@code key}, whose estimated frequency {@code sketch} holds (already counting this lookup): whether
    * the trial held it. A held key becomes its list's most recent (a single one moves to multi); a missed key enters
    * the window, which may send its least recent key to the main space's judgement.
    */
-  boolean access(long key, FrequencySketch sketch) {
+  boolean access(int key, FrequencySketch sketch) {
     int bucket = bucketOf(key);
-    for (int n = heads[bucket]; n != NONE; n = chained[n]) {
+    for (char n = heads[bucket]; n != NONE; n = chained[n]) {
       if (keys[n] == key) {
-        byte p = part[n];
-        reread[n] = true;
+        byte p = (byte) (state[n] & PART);
         unlink(n);
         push(n, p == SINGLE ? MULTI : p);
+        state[n] |= REREAD;
         return true;
       }
     }
-    int n = free;
+    char n = free;
     free = chained[n];
     keys[n] = key;
-    reread[n] = false;
+    state[n] = 0;
     chained[n] = heads[bucket];
     heads[bucket] = n;
     push(n, WINDOW);
@@ -124,14 +136,14 @@ final class WindowTrial {
     return false;
   }
 
-  private void leaveWindow(int leaver, FrequencySketch sketch) {
+  private void leaveWindow(char leaver, FrequencySketch sketch) {
+    byte into = (state[leaver] & REREAD) != 0 ? MULTI : SINGLE;
     unlink(leaver);
-    byte into = reread[leaver] ? MULTI : SINGLE;
     if (size() < capacity) {
       push(leaver, into);
       return;
     }
-    int victim = mainVictim(sketch);
+    char victim = mainVictim(sketch);
     if (victim != NONE
         && FrequencyEviction.admits(sketch.frequency(keys[leaver]), sketch.frequency(keys[victim]),
             FrequencyEviction.BIAS)) {
@@ -143,9 +155,9 @@ final class WindowTrial {
   }
 
   /** The least recent single key, unless the least recent multi key is clearly colder; NONE if main is empty. */
-  private int mainVictim(FrequencySketch sketch) {
-    int single = listTail[SINGLE];
-    int multi = listTail[MULTI];
+  private char mainVictim(FrequencySketch sketch) {
+    char single = listTail[SINGLE];
+    char multi = listTail[MULTI];
     if (multi == NONE) {
       return single;
     }
@@ -156,18 +168,18 @@ final class WindowTrial {
     return single;
   }
 
-  private void remove(int n) {
+  private void remove(char n) {
     unlink(n);
     unhash(n);
   }
 
   /** Takes an unlinked node out of its hash chain and back to the free list. */
-  private void unhash(int n) {
+  private void unhash(char n) {
     int bucket = bucketOf(keys[n]);
     if (heads[bucket] == n) {
       heads[bucket] = chained[n];
     } else {
-      int p = heads[bucket];
+      char p = heads[bucket];
       while (chained[p] != n) {
         p = chained[p];
       }
@@ -177,8 +189,9 @@ final class WindowTrial {
     free = n;
   }
 
-  private void push(int n, byte p) {
-    part[n] = p;
+  /** Makes node {@code n} the most recent of part {@code p}, keeping its {@link #REREAD} flag. */
+  private void push(char n, byte p) {
+    state[n] = (byte) ((state[n] & REREAD) | p);
     newer[n] = NONE;
     older[n] = listHead[p];
     if (listHead[p] != NONE) {
@@ -191,8 +204,8 @@ final class WindowTrial {
     listSize[p]++;
   }
 
-  private void unlink(int n) {
-    byte p = part[n];
+  private void unlink(char n) {
+    int p = state[n] & PART;
     if (newer[n] != NONE) {
       older[newer[n]] = older[n];
     } else {
@@ -206,9 +219,8 @@ final class WindowTrial {
     listSize[p]--;
   }
 
-  private int bucketOf(long key) {
-    long h = key * 0x9E3779B97F4A7C15L;
-    return (int) (h >>> 40) & mask;
+  private int bucketOf(int key) {
+    return ((key * 0x9E3779B9) >>> 16) & mask;
   }
 
   @Override

@@ -16,7 +16,7 @@ class WindowTrialTest {
     FrequencySketch sketch = new FrequencySketch(capacity);
     SplittableRandom random = new SplittableRandom(7);
     for (int i = 0; i < 50_000; i++) {
-      long key = random.nextInt(random.nextBoolean() ? 120 : 1_000);
+      int key = random.nextInt(random.nextBoolean() ? 120 : 1_000);
       sketch.increment(key);
       assertEquals(lru.access(key), trial.access(key, sketch), "lookup " + i + " of key " + key);
     }
@@ -30,7 +30,7 @@ class WindowTrialTest {
       FrequencySketch sketch = new FrequencySketch(capacity);
       SplittableRandom random = new SplittableRandom(11);
       for (int i = 0; i < 20_000; i++) {
-        long key = random.nextInt(500);
+        int key = random.nextInt(500);
         sketch.increment(key);
         trial.access(key, sketch);
         assertTrue(trial.size() <= capacity, "share " + share + ": " + trial);
@@ -48,7 +48,7 @@ class WindowTrialTest {
     long trialHits = 0;
     long lruHits = 0;
     for (int round = 0; round < 50; round++) {
-      for (long key = 0; key < 150; key++) {
+      for (int key = 0; key < 150; key++) {
         sketch.increment(key);
         trialHits += small.access(key, sketch) ? 1 : 0;
         lruHits += lru.access(key) ? 1 : 0;

@@ -68,6 +68,18 @@ class WindowTrialsTest {
   }
 
   @Test
+  void theTrialsOfAMillionBlockCacheTakeUnderHalfAByteOfHeapPerBlock() {
+    AccessSamples sampled = new AccessSamples();
+    RecencyReference reference = new RecencyReference(sampled);
+    WindowTrials large = new WindowTrials(sampled, LOWER, UPPER);
+    long blocks = 1_000_000;
+    reference.update(blocks); // sets the sampling rate the trials replay
+    large.update(blocks, LOWER);
+    assertTrue(large.heapBytes() > 0, large.toString());
+    assertTrue(large.heapBytes() < blocks / 2, large.heapBytes() + " bytes, " + large);
+  }
+
+  @Test
   void aChangeOfTheCachesSizeByMoreThanAnEighthStartsTheTrialsOver() {
     feed(new ShiftingWorkingSets(150, 1_500, 3), LOWER, 60);
     trials.update(BLOCKS + BLOCKS / 16, LOWER);
