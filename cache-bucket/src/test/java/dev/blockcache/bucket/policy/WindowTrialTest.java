@@ -1,6 +1,7 @@
 package dev.blockcache.bucket.policy;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.blockcache.bucket.index.FrequencySketch;
@@ -56,5 +57,19 @@ class WindowTrialTest {
     }
     assertEquals(0, lruHits, "a loop of 150 over 100 entries: LRU never hits");
     assertTrue(trialHits > 50L * 150 / 3, "the frequency test keeps a share of the loop: " + trialHits);
+  }
+
+  @Test
+  void refusesACapacityItsLinksCannotNumberAndASharePastTheCache() {
+    WindowTrial largest = new WindowTrial(0.5, WindowTrial.MAX_NODES - 2);
+    FrequencySketch sketch = new FrequencySketch(largest.capacity());
+    for (int key = 0; key < 2 * WindowTrial.MAX_NODES; key++) {
+      sketch.increment(key);
+      largest.access(key, sketch);
+    }
+    assertEquals(largest.capacity(), largest.size(), "every node number in use: " + largest);
+    assertThrows(IllegalArgumentException.class, () -> new WindowTrial(0.5, WindowTrial.MAX_NODES - 1));
+    assertThrows(IllegalArgumentException.class, () -> new WindowTrial(0.5, 0));
+    assertThrows(IllegalArgumentException.class, () -> new WindowTrial(1.5, 100));
   }
 }
