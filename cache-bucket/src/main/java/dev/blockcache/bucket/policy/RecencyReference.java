@@ -25,7 +25,7 @@ import dev.blockcache.bucket.index.AccessSamples;
  * </ul>
  * Heap: the shadow's fixed arrays (about 40 bytes per shadow key) and the sample ring, whatever the cache's size.
  *
- * <p>Thread-safety: not thread-safe; its owner ({@link FrequencyEviction}) calls it under the {@link SpaceReclaimer}'s
+ * <p>Thread-safety: not thread-safe; its owner ({@link WindowSteering}) calls it under the {@link SpaceReclaimer}'s
  * lock.
  */
 final class RecencyReference implements AccessSamples.SampleSink {

@@ -11,7 +11,7 @@ package dev.blockcache.bucket.policy;
  * all day, so the share moves with what it yields, as Caffeine's adaptive window does:
  * <ol>
  *   <li>A <b>sample</b> is at least {@code period} requests (the owner passes a fixed count, enough that sampling
- *       noise stays under the effect of a step; see {@code FrequencyEviction.CLIMB_SAMPLE}). The first
+ *       noise stays under the effect of a step; see {@code WindowSteering.CLIMB_SAMPLE}). The first
  *       sample starts at the first call, which the owner makes once the cache is full: the hit ratio of a filling
  *       cache rises whatever the share, and would read as a gain of the first step.</li>
  *   <li>After each sample the share moves by the <b>step</b>, in the same direction if the sample's hit ratio is at
@@ -25,7 +25,7 @@ package dev.blockcache.bucket.policy;
  * The climber only decides the share; the window's blocks change one admission at a time (see
  * {@link FrequencyEviction}), so a step is a target, never a burst of evictions.
  *
- * <p>Thread-safety: not thread-safe; its owner ({@link FrequencyEviction}) calls it under the
+ * <p>Thread-safety: not thread-safe; its owner ({@link WindowSteering}) calls it under the
  * {@link SpaceReclaimer}'s lock.
  */
 final class WindowClimber {
