@@ -7,14 +7,14 @@ import dev.blockcache.bucket.index.AccessSamples;
  * by two references replayed on a sample of the cache's lookups when they know better.
  *
  * <h2>Design notes</h2>
- * At every check (the owner's, a few times per thousand admissions) the sampled lookups are handed to both references,
- * and the first of these that applies sets the share:
+ * At every check (the owner's, once per {@value FrequencyEviction#CLIMB_CHECK_INTERVAL} admissions) the sampled
+ * lookups are handed to both references, and the first of these rules that applies sets the share:
  * <ol>
  *   <li><b>Trials</b> ({@link WindowTrials}), at the end of a climber sample: a share whose miniature has clearly and
  *       steadily hit more often than the current share's becomes the goal, and the window glides toward it by at
- *       most {@value #GLIDE} of the cache per sample (a jump at once evicts a burst of the blocks the main space has
- *       counted, which the miniature does not see), then holds the goal for {@value #HOLD_SAMPLES} samples, so that
- *       the climber's next comparison is not with the hit ratio of the glide.</li>
+ *       most {@value #GLIDE} of the cache per sample (a move at once lets many blocks cross the window's edge without
+ *       the frequency test, a cost the miniatures do not see), then holds the goal for {@value #HOLD_SAMPLES} samples,
+ *       so that the climber's next comparison is not with the hit ratio of the glide.</li>
  *   <li><b>Recency reference</b> ({@link RecencyReference}): where an exact LRU of the sampled lookups is far ahead of
  *       the cache, at once, or clearly ahead over a climber sample, at its end, the window grows by a full step.</li>
  *   <li>Otherwise the climber's own move, at the end of each sample of {@value #CLIMB_SAMPLE} requests.</li>
