@@ -73,15 +73,6 @@ final class RecencyReference implements AccessSamples.SampleSink {
   }
 
   /**
-   * Takes the lookups sampled since the last call, for a cache that now holds {@code cachedBlocks} blocks: {@link
-   * #resample}, then a drain of the samples into this reference alone.
-   */
-  void update(long cachedBlocks) {
-    resample(cachedBlocks);
-    samples.drain(this);
-  }
-
-  /**
    * Whether the window should grow by a full step now, before the climber's sample ends: LRU is ahead of the cache by
    * more than {@value #GROWTH_LEAD} of the lookups counted since the last growth or sample end, beyond noise, over at
    * least {@value #MIN_LOOKUPS} of them; at most once per climber sample; and, while LRU stays ahead, only if its lead
@@ -142,8 +133,7 @@ final class RecencyReference implements AccessSamples.SampleSink {
 
   /**
    * Sets the sampling rate for a cache of {@code cachedBlocks}; a change of 2x or more drops the samples taken at the
-   * old rate and restarts the shadow. An owner that drains the samples itself calls this first and hands each sample
-   * to {@link #accept}.
+   * old rate and restarts the shadow. The owner calls this before each drain of the samples into {@link #accept}.
    */
   void resample(long cachedBlocks) {
     long blocks = Math.max(1, cachedBlocks);
@@ -159,6 +149,11 @@ final class RecencyReference implements AccessSamples.SampleSink {
     }
     shadowCapacity = (int) Math.max(1, Math.min(2L * SHADOW_ENTRIES, blocks * rate / AccessSamples.RATE_SCALE));
     shadow.capacity(shadowCapacity);
+  }
+
+  /** Keys the shadow replays: the cache's block count times the sampling rate, set by {@link #resample}. */
+  int replayedKeys() {
+    return shadowCapacity;
   }
 
   private void resetCounts() {

@@ -74,7 +74,7 @@ final class WindowSteering {
       return;
     }
     reference.resample(cachedBlocks);
-    trials.update(cachedBlocks, climber.share());
+    trials.update(reference.replayedKeys(), climber.share());
     samples.drain(bothReferences);
     boolean sampleDue = climber.sampleDue(requests, CLIMB_SAMPLE);
     if (sampleDue && followTrials(hits, requests)) {

@@ -84,18 +84,17 @@ final class WindowTrials implements AccessSamples.SampleSink {
   }
 
   /**
-   * Sizes the trials for a cache that now holds {@code cachedBlocks} blocks at the current sampling rate (restarting
-   * them on a change, see the class notes) and notes the window's {@code currentShare}; call before the samples are
-   * drained into {@link #accept}.
+   * Sizes the trials to {@code replayedKeys} keys, what the recency reference replays at the current sampling rate
+   * ({@link RecencyReference#replayedKeys}), restarting them on a change (see the class notes), and notes the
+   * window's {@code currentShare}; call before the samples are drained into {@link #accept}.
    */
-  void update(long cachedBlocks, double currentShare) {
+  void update(int replayedKeys, double currentShare) {
     int nowRate = samples.rate();
-    int capacity = (int) Math.max(1, Math.min(2L * RecencyReference.SHADOW_ENTRIES,
-        Math.max(1, cachedBlocks) * nowRate / AccessSamples.RATE_SCALE));
-    boolean resized = trials[0] == null || 8L * Math.abs(capacity - trials[0].capacity()) > trials[0].capacity();
+    boolean resized = trials[0] == null
+        || 8L * Math.abs(replayedKeys - trials[0].capacity()) > trials[0].capacity();
     if (nowRate != rate || resized) {
       rate = nowRate;
-      restart(capacity);
+      restart(replayedKeys);
     }
     nearCurrent = nearest(currentShare);
   }

@@ -34,7 +34,7 @@ class RecencyReferenceTest {
       }
     };
     Random random = new Random(5);
-    reference.update(BLOCKS);
+    update(reference, samples, BLOCKS);
     for (int i = 0; i < lookups; i++) {
       long key = random.nextInt(2 * BLOCKS) + 1L;
       boolean lruHit = lru.get(key) != null;
@@ -43,10 +43,16 @@ class RecencyReferenceTest {
       }
       samples.record(key, behaviour.hit(lruHit, random));
       if (i % 1024 == 0) {
-        reference.update(BLOCKS);
+        update(reference, samples, BLOCKS);
       }
     }
-    reference.update(BLOCKS);
+    update(reference, samples, BLOCKS);
+  }
+
+  /** What the owner does at each check: the rate for {@code blocks}, then the samples drained into the reference. */
+  private static void update(RecencyReference reference, AccessSamples samples, long blocks) {
+    reference.resample(blocks);
+    samples.drain(reference);
   }
 
   @Test
@@ -123,7 +129,7 @@ class RecencyReferenceTest {
   void aCacheOfMoreBlocksThanTheShadowIsSampled() {
     AccessSamples samples = new AccessSamples();
     RecencyReference reference = new RecencyReference(samples);
-    reference.update(64L * RecencyReference.SHADOW_ENTRIES);
+    update(reference, samples, 64L * RecencyReference.SHADOW_ENTRIES);
     assertEquals(AccessSamples.RATE_SCALE / 64, samples.rate());
   }
 }

@@ -73,8 +73,8 @@ class WindowTrialsTest {
     RecencyReference reference = new RecencyReference(sampled);
     WindowTrials large = new WindowTrials(sampled, LOWER, UPPER);
     long blocks = 1_000_000;
-    reference.update(blocks); // sets the sampling rate the trials replay
-    large.update(blocks, LOWER);
+    reference.resample(blocks); // sets the sampling rate the trials replay
+    large.update(reference.replayedKeys(), LOWER);
     assertTrue(large.heapBytes() > 0, large.toString());
     assertTrue(large.heapBytes() < blocks / 2, large.heapBytes() + " bytes, " + large);
   }
