@@ -43,11 +43,12 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * exclusive. Each stack gets its own cluster, rounds alternate the stacks, and every figure is read in the same run,
  * so the ratios to HBase's BucketCache are this run's.
  *
- * <p>Workload: {@value #ROWS} rows of {@value #VALUE_BYTES} bytes in 2 regions (64 KiB HFile blocks, one flush), read
- * once in order so every data block is cached, then {@value #CLIENT_THREADS} client threads doing gets of uniformly
- * random rows: a warm-up, then the measured window. Measured: gets per second; heap allocated per get by the
- * RegionServer's RPC handler threads (ThreadMXBean, the threads that run the read path) and by the whole JVM
- * (client included); GC time in the window; L1 and L2 hits per get, and the data blocks in HBase's L1 at the end.
+ * <p>Workload: {@value #ROWS} rows ({@value #SMOKE_ROWS} in a smoke run) of {@value #VALUE_BYTES} bytes in 2
+ * regions (64 KiB HFile blocks, one flush), read once in order (multi-gets) so every data block is cached, then
+ * {@value #CLIENT_THREADS} client threads doing gets of uniformly random rows: a warm-up, then the measured window.
+ * Measured: gets per second; heap allocated per get by the RegionServer's RPC handler threads (ThreadMXBean, the
+ * threads that run the read path) and by the whole JVM (client included); GC time in the window; L1 and L2 hits per
+ * get, and the data blocks in HBase's L1 at the end.
  *
  * <p>Not in the default test run: {@code ./mvnw -B -Pbench verify -pl cache-hbase-minicluster -am} runs it (the
  * module's bench profile, which honours {@code bench.include} and {@code bench.smoke}), or
@@ -72,6 +73,10 @@ class RegionServerPlacementBench {
   private static final int WARMUP_SECONDS = 10;
   /** Warm-up and measured seconds of a {@code bench.smoke} run: it runs, its figures mean nothing. */
   private static final int SMOKE_SECONDS = 2;
+  /** Rows of a {@code bench.smoke} run: still more blocks than the L1 holds. */
+  private static final int SMOKE_ROWS = 10_000;
+  /** Gets per multi-get RPC while the rows are read once to cache their blocks. */
+  private static final int PRIMING_BATCH = 500;
   /** Bound on the gets of one window, whatever its length. */
   private static final long MAX_GETS_PER_WINDOW = 50_000_000L;
 
@@ -97,21 +102,22 @@ class RegionServerPlacementBench {
     boolean smoke = Boolean.getBoolean("bench.smoke");
     int seconds = smoke ? SMOKE_SECONDS : Integer.getInteger("blockcache.rsbench.seconds", 20);
     int warmup = smoke ? SMOKE_SECONDS : WARMUP_SECONDS;
+    int rows = smoke ? SMOKE_ROWS : ROWS;
     int rounds = Integer.getInteger("blockcache.rsbench.rounds", 1);
     Map<RegionServerStack, List<Window>> results = new EnumMap<>(RegionServerStack.class);
     for (int round = 0; round < rounds; round++) {
       for (RegionServerStack stack : RegionServerStack.values()) {
-        results.computeIfAbsent(stack, s -> new ArrayList<>()).add(run(stack, warmup, seconds));
+        results.computeIfAbsent(stack, s -> new ArrayList<>()).add(run(stack, rows, warmup, seconds));
       }
     }
-    String report = report(results, warmup, seconds, rounds);
+    String report = report(results, rows, warmup, seconds, rounds);
     System.out.println(report);
     Path dir = Path.of(System.getProperty("blockcache.rsbench.results", "target"));
     Files.createDirectories(dir);
     Files.writeString(dir.resolve("report-rs-placement.md"), report, StandardCharsets.UTF_8);
   }
 
-  private static Window run(RegionServerStack stack, int warmup, int seconds) throws Exception {
+  private static Window run(RegionServerStack stack, int rows, int warmup, int seconds) throws Exception {
     Configuration conf = HBaseConfiguration.create();
     conf.set("hbase.bucketcache.ioengine", "offheap");
     conf.set("hbase.bucketcache.size", Integer.toString(L2_MB));
@@ -121,25 +127,23 @@ class RegionServerPlacementBench {
     HBaseTestingUtility util = new HBaseTestingUtility(conf);
     util.startMiniZKCluster();
     util.startMiniHBaseCluster(StartMiniClusterOption.builder().numMasters(1).numRegionServers(1).build());
-    try (Table table = util.createTable(TABLE, new byte[][] {FAMILY}, new byte[][] {row(ROWS / 2)})) {
-      load(util, table);
+    try (Table table = util.createTable(TABLE, new byte[][] {FAMILY}, new byte[][] {row(rows / 2)})) {
+      load(util, table, rows);
       HRegionServer rs = util.getMiniHBaseCluster().getRegionServer(0);
       CombinedBlockCache cache = (CombinedBlockCache) rs.getBlockCache().orElseThrow();
-      for (int i = 0; i < ROWS; i++) {
-        table.get(new Get(row(i)));
-      }
+      readOnce(table, rows);
       RegionServerProbes.awaitSettled(cache.getSecondLevelCache());
-      gets(util, warmup, rs, cache);
-      return gets(util, seconds, rs, cache);
+      gets(util, rows, warmup, rs, cache);
+      return gets(util, rows, seconds, rs, cache);
     } finally {
       util.shutdownMiniHBaseCluster();
       util.shutdownMiniZKCluster();
     }
   }
 
-  private static void load(HBaseTestingUtility util, Table table) throws IOException {
+  private static void load(HBaseTestingUtility util, Table table, int rows) throws IOException {
     List<Put> puts = new ArrayList<>();
-    for (int i = 0; i < ROWS; i++) {
+    for (int i = 0; i < rows; i++) {
       puts.add(new Put(row(i)).addColumn(FAMILY, QUALIFIER, value(i)));
       if (puts.size() == 1_000) {
         table.put(puts);
@@ -150,8 +154,22 @@ class RegionServerPlacementBench {
     util.flush(TABLE);
   }
 
-  private static Window gets(HBaseTestingUtility util, int seconds, HRegionServer rs, CombinedBlockCache cache)
-      throws Exception {
+  /** Reads every row once, in order, so that every data block is cached before the windows. */
+  private static void readOnce(Table table, int rows) throws IOException {
+    List<Get> gets = new ArrayList<>();
+    for (int i = 0; i < rows; i++) {
+      gets.add(new Get(row(i)));
+      if (gets.size() == PRIMING_BATCH || i == rows - 1) {
+        for (Result r : table.get(gets)) {
+          assertTrue(r.containsColumn(FAMILY, QUALIFIER), "row not found while priming the cache");
+        }
+        gets.clear();
+      }
+    }
+  }
+
+  private static Window gets(HBaseTestingUtility util, int rows, int seconds, HRegionServer rs,
+      CombinedBlockCache cache) throws Exception {
     long handlerBefore = RegionServerProbes.handlerBytes(rs);
     long jvmBefore = RegionServerProbes.jvmBytes();
     long gcBefore = RegionServerProbes.gcMillis();
@@ -167,7 +185,7 @@ class RegionServerPlacementBench {
       Thread client = new Thread(() -> {
         try (Table table = util.getConnection().getTable(TABLE)) {
           while (System.nanoTime() < end && done.get() < MAX_GETS_PER_WINDOW) {
-            int i = random.nextInt(ROWS);
+            int i = random.nextInt(rows);
             Result r = table.get(new Get(row(i)));
             assertArrayEquals(value(i), r.getValue(FAMILY, QUALIFIER));
             done.incrementAndGet();
@@ -194,11 +212,11 @@ class RegionServerPlacementBench {
         cache.getFirstLevelCache().getDataBlockCount());
   }
 
-  private static String report(Map<RegionServerStack, List<Window>> results, int warmup, int seconds,
+  private static String report(Map<RegionServerStack, List<Window>> results, int rows, int warmup, int seconds,
       int rounds) {
     StringBuilder out = new StringBuilder();
     out.append("# RegionServer gets by block cache placement\n\n")
-        .append("Generated by `RegionServerPlacementBench` (cache-hbase-minicluster). ").append(ROWS)
+        .append("Generated by `RegionServerPlacementBench` (cache-hbase-minicluster). ").append(rows)
         .append(" rows of ").append(VALUE_BYTES).append(" B in 2 regions (64 KiB blocks), L1 ").append(L1_BYTES >> 20)
         .append(" MB, L2 offheap ").append(L2_MB).append(" MB; ").append(CLIENT_THREADS)
         .append(" client threads, uniform random single-row gets over RPC; warm-up ").append(warmup)
