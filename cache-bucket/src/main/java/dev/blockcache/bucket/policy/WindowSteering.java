@@ -10,11 +10,13 @@ import dev.blockcache.bucket.index.AccessSamples;
  * At every check (the owner's, once per {@value FrequencyEviction#CLIMB_CHECK_INTERVAL} admissions) the sampled
  * lookups are handed to both references, and the first of these rules that applies sets the share:
  * <ol>
- *   <li><b>Trials</b> ({@link WindowTrials}), at the end of a climber sample: a share whose miniature has clearly and
- *       steadily hit more often than the current share's becomes the goal, and the window glides toward it by at
- *       most {@value #GLIDE} of the cache per sample (a move at once lets many blocks cross the window's edge without
- *       the frequency test, a cost the miniatures do not see), then holds the goal for {@value #HOLD_SAMPLES} samples,
- *       so that the climber's next comparison is not with the hit ratio of the glide.</li>
+ *   <li><b>Trials</b> ({@link WindowTrials}): a share whose miniature has clearly and steadily hit more often than the
+ *       current share's becomes the goal, and the window glides toward it by at most {@value #GLIDE} of the cache a
+ *       step (a move at once lets many blocks cross the window's edge without the frequency test, a cost the
+ *       miniatures do not see). A new goal takes its first step at once; the next is due at the end of a climber
+ *       sample or once the cache has missed as many times as it holds blocks since the last step, whichever comes
+ *       first: a large cache glides a step a sample, a small one, which refills many times a sample, at the pace of
+ *       its own turnover. Once reached, the goal ends the climber's sample and the climb goes on from it.</li>
  *   <li><b>Recency reference</b> ({@link RecencyReference}): where an exact LRU of the sampled lookups is far ahead of
  *       the cache, at once, or clearly ahead over a climber sample, at its end, the window grows by a full step.</li>
  *   <li>Otherwise the climber's own move, at the end of each sample of {@value #CLIMB_SAMPLE} requests.</li>
@@ -31,10 +33,8 @@ final class WindowSteering {
    * at the lower bound for a whole trace in the simulator, and one of 1 x the blocks let small caches climb on noise.
    */
   static final int CLIMB_SAMPLE = 16_384;
-  /** Most the share moves toward the trials' goal per climber sample: an eighth of the cache. */
+  /** Most the share moves toward the trials' goal in one step: an eighth of the cache. */
   static final double GLIDE = 0.125;
-  /** Climber samples the share stays at a reached goal. */
-  static final int HOLD_SAMPLES = 4;
 
   private final WindowClimber climber;
   /** The sampled lookups; null when the index records none (then so are the references). */
@@ -45,7 +45,8 @@ final class WindowSteering {
   private final AccessSamples.SampleSink bothReferences;
   /** The share the window glides toward; NaN when none. */
   private double goal = Double.NaN;
-  private int holdSamples;
+  /** The cache's running misses at the last step toward the goal. */
+  private long missesAtLastStep;
 
   /** Steers a window between shares {@code lower} and {@code upper} by {@code samples} (null: the climber alone). */
   WindowSteering(double lower, double upper, AccessSamples samples) {
@@ -77,9 +78,10 @@ final class WindowSteering {
     trials.update(reference.replayedKeys(), climber.share());
     samples.drain(bothReferences);
     boolean sampleDue = climber.sampleDue(requests, CLIMB_SAMPLE);
-    if (sampleDue && followTrials(hits, requests)) {
-      reference.sampleEnded();
-    } else if (reference.growNow()) {
+    if (followTrials(hits, requests, cachedBlocks, sampleDue)) {
+      return;
+    }
+    if (reference.growNow()) {
       climber.growTowardRecency(hits, requests);
     } else if (sampleDue && reference.ledTheSample()) {
       climber.growTowardRecency(hits, requests); // ends the sample: a full step up
@@ -89,34 +91,38 @@ final class WindowSteering {
     }
   }
 
-  /** At a climber sample's end: glides toward or holds the trials' goal, if there is one; whether it did. */
-  private boolean followTrials(long hits, long requests) {
-    double jump = trials.jumpTarget(climber.share());
-    if (!Double.isNaN(jump)) {
+  /**
+   * Takes the trials' proposal, if any, and glides toward the goal, if there is one, by the first rule of the class
+   * notes; whether a goal owns the share at this check (then no other rule applies).
+   */
+  private boolean followTrials(long hits, long requests, long cachedBlocks, boolean sampleDue) {
+    double share = climber.share();
+    double jump = trials.jumpTarget(share);
+    boolean newGoal = !Double.isNaN(jump) && jump != goal;
+    if (newGoal) {
       goal = jump;
     }
-    double share = climber.share();
-    if (!Double.isNaN(goal)) {
+    if (Double.isNaN(goal)) {
+      return false;
+    }
+    long misses = requests - hits;
+    boolean turnedOver = misses - missesAtLastStep >= Math.max(1, cachedBlocks);
+    if (newGoal || sampleDue || turnedOver) {
       double next = share + Math.max(-GLIDE, Math.min(GLIDE, goal - share));
       if (Math.abs(next - goal) < 1e-9) {
         next = goal;
         goal = Double.NaN;
-        holdSamples = HOLD_SAMPLES;
       }
       climber.moveTo(next, hits, requests);
-      return true;
+      reference.sampleEnded();
+      missesAtLastStep = misses;
     }
-    if (holdSamples > 0) {
-      holdSamples--;
-      climber.moveTo(share, hits, requests);
-      return true;
-    }
-    return false;
+    return true;
   }
 
   @Override
   public String toString() {
-    return "WindowSteering[" + climber + ", goal " + goal + ", hold " + holdSamples + ", " + reference + ", "
+    return "WindowSteering[" + climber + ", goal " + goal + ", " + reference + ", "
         + trials + "]";
   }
 }

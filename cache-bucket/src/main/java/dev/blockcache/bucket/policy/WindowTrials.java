@@ -26,9 +26,10 @@ import java.util.stream.DoubleStream;
  *   <li><b>Scoring</b> starts once the trials are full: every {@value #PERIOD} counted lookups each trial's hits are
  *       added to its score after the score is multiplied by {@value #DECAY}.</li>
  *   <li><b>A jump</b> is proposed when the best score leads the score of the trial nearest the current share by more
- *       than {@value #JUMP_LEAD} of the decayed lookups, that best trial also hit more than the nearest one in each of
- *       the last {@value #STREAK} periods, and at least {@value #MIN_PERIODS} periods have been scored since the
- *       trials started.</li>
+ *       than {@value #JUMP_LEAD} of the decayed lookups and that best trial also hit more than the nearest one in each
+ *       of the last {@value #STREAK} periods (so no sooner than {@value #STREAK} periods after the trials started: a
+ *       later first proposal leaves a cache that starts at the wrong share there for the first fills of a short
+ *       trace, which its whole hit ratio never recovers).</li>
  * </ul>
  * Heap: one sketch and a trial's fixed arrays (about 13 bytes per key) per share, whatever the cache's size.
  *
@@ -44,8 +45,6 @@ final class WindowTrials implements AccessSamples.SampleSink {
   static final double JUMP_LEAD = 0.005;
   /** Periods in a row the best trial must have beaten the current share's: a phase's lead, not a moment's. */
   static final int STREAK = 4;
-  /** Periods scored before the first proposal: 16 lets the scores outgrow the trials' first fill. */
-  static final int MIN_PERIODS = 16;
   /** The shares replayed between the two bounds, besides the bounds themselves. */
   private static final double[] INNER_SHARES = {0.05, 0.1, 0.2, 0.35, 0.5, 0.65, 0.8, 0.9};
 
@@ -156,7 +155,7 @@ final class WindowTrials implements AccessSamples.SampleSink {
       }
     }
     boolean leads = scores[best] - scores[near] > JUMP_LEAD * decayedLookups;
-    return periods >= MIN_PERIODS && leads && streaks[best] >= STREAK ? shares[best] : Double.NaN;
+    return leads && streaks[best] >= STREAK ? shares[best] : Double.NaN;
   }
 
   /** Heap of the trials' arrays and their sketch in bytes; 0 before the first {@link #update}. */

@@ -47,25 +47,46 @@ class WindowSteeringTest {
     return runs;
   }
 
-  @Test
-  void whereRecencyWinsTheWindowGlidesToTheTrialsShareAndHoldsIt() {
-    AccessSamples samples = new AccessSamples();
-    WindowSteering steering = new WindowSteering(LOWER, UPPER, samples);
-    List<Run> runs = steer(steering, samples, new ShiftingWorkingSets(150, 1_500, 3), 60 * WindowSteering.CLIMB_SAMPLE);
+  /** The index of the first run at a large trial share, after steps no larger than a glide's; -1 if none. */
+  private static int reachedLargeTrialShare(List<Run> runs) {
     double[] trialShares = WindowTrials.sharesBetween(LOWER, UPPER);
-    int reached = -1;
-    for (int r = 1; r < runs.size() && reached < 0; r++) {
+    for (int r = 1; r < runs.size(); r++) {
       double now = runs.get(r).share();
       assertTrue(Math.abs(now - runs.get(r - 1).share()) <= WindowSteering.GLIDE + 1e-9, "a glide: " + runs);
       if (now >= 0.5 && Arrays.stream(trialShares).anyMatch(s -> s == now)) {
-        reached = r;
+        return r;
       }
     }
+    return -1;
+  }
+
+  @Test
+  void whereRecencyWinsTheWindowGlidesToALargeTrialShare() {
+    AccessSamples samples = new AccessSamples();
+    WindowSteering steering = new WindowSteering(LOWER, UPPER, samples);
+    List<Run> runs = steer(steering, samples, new ShiftingWorkingSets(150, 1_500, 3), 60 * WindowSteering.CLIMB_SAMPLE);
+    int reached = reachedLargeTrialShare(runs);
     assertTrue(reached > 0, "the window reaches a large trial share: " + runs);
-    assertTrue(reached >= 3, "in more than one move from the lower bound: " + runs);
-    Run held = runs.get(reached);
-    assertTrue(held.requests() >= (long) WindowSteering.HOLD_SAMPLES * WindowSteering.CLIMB_SAMPLE,
-        "and holds it for " + WindowSteering.HOLD_SAMPLES + " samples: " + runs);
+    assertTrue(reached >= 4, "in steps of at most an eighth from the lower bound: " + runs);
+  }
+
+  @Test
+  void aSmallCacheGlidesAtThePaceOfItsTurnoverNotOfTheClimbersSamples() {
+    AccessSamples samples = new AccessSamples();
+    WindowSteering steering = new WindowSteering(LOWER, UPPER, samples);
+    List<Run> runs = steer(steering, samples, new ShiftingWorkingSets(150, 1_500, 3), 60 * WindowSteering.CLIMB_SAMPLE);
+    int reached = reachedLargeTrialShare(runs);
+    assertTrue(reached > 0, "the window reaches a large trial share: " + runs);
+    int firstStep = reached;
+    while (firstStep > 1 && runs.get(firstStep - 1).share() > runs.get(firstStep - 2).share()) {
+      firstStep--; // back to the first step of the glide that ended there
+    }
+    long glide = 0;
+    for (int r = firstStep; r < reached; r++) {
+      assertTrue(runs.get(r).requests() >= BLOCKS, "a step after a cache's worth of misses at least: " + runs);
+      glide += runs.get(r).requests();
+    }
+    assertTrue(glide < WindowSteering.CLIMB_SAMPLE, "the whole glide within one climber sample: " + runs);
   }
 
   @Test

@@ -41,9 +41,9 @@ class WindowTrialsTest {
   }
 
   @Test
-  void whereRecencyWinsTheTrialsProposeALargeWindowButOnlyAfterTheirFirstPeriods() {
+  void whereRecencyWinsTheTrialsProposeALargeWindowButOnlyAfterAStreakOfPeriods() {
     ShiftingWorkingSets workload = new ShiftingWorkingSets(150, 1_500, 3);
-    feed(workload, LOWER, WindowTrials.MIN_PERIODS - 1); // the first fill is not a period
+    feed(workload, LOWER, WindowTrials.STREAK); // the first fill is not a period: one short of a streak
     assertTrue(Double.isNaN(trials.jumpTarget(LOWER)), "too early: " + trials);
     feed(workload, LOWER, 40);
     double target = trials.jumpTarget(LOWER);
