@@ -47,7 +47,14 @@ class WindowSteeringTest {
     return runs;
   }
 
-  /** The index of the first run at a large trial share, after steps no larger than a glide's; -1 if none. */
+  /** The runs of a steering over working sets that fit and shift: recency wins, so a large window does. */
+  private static List<Run> steeredWhereRecencyWins() {
+    AccessSamples samples = new AccessSamples();
+    WindowSteering steering = new WindowSteering(LOWER, UPPER, samples);
+    return steer(steering, samples, new ShiftingWorkingSets(150, 1_500, 3), 60 * WindowSteering.CLIMB_SAMPLE);
+  }
+
+  /** The index of the first run at a large trial share, after steps no larger than a glide's; fails if none. */
   private static int reachedLargeTrialShare(List<Run> runs) {
     double[] trialShares = WindowTrials.sharesBetween(LOWER, UPPER);
     for (int r = 1; r < runs.size(); r++) {
@@ -57,26 +64,20 @@ class WindowSteeringTest {
         return r;
       }
     }
-    return -1;
+    throw new AssertionError("the window never reaches a large trial share: " + runs);
   }
 
   @Test
   void whereRecencyWinsTheWindowGlidesToALargeTrialShare() {
-    AccessSamples samples = new AccessSamples();
-    WindowSteering steering = new WindowSteering(LOWER, UPPER, samples);
-    List<Run> runs = steer(steering, samples, new ShiftingWorkingSets(150, 1_500, 3), 60 * WindowSteering.CLIMB_SAMPLE);
+    List<Run> runs = steeredWhereRecencyWins();
     int reached = reachedLargeTrialShare(runs);
-    assertTrue(reached > 0, "the window reaches a large trial share: " + runs);
     assertTrue(reached >= 4, "in steps of at most an eighth from the lower bound: " + runs);
   }
 
   @Test
   void aSmallCacheGlidesAtThePaceOfItsTurnoverNotOfTheClimbersSamples() {
-    AccessSamples samples = new AccessSamples();
-    WindowSteering steering = new WindowSteering(LOWER, UPPER, samples);
-    List<Run> runs = steer(steering, samples, new ShiftingWorkingSets(150, 1_500, 3), 60 * WindowSteering.CLIMB_SAMPLE);
+    List<Run> runs = steeredWhereRecencyWins();
     int reached = reachedLargeTrialShare(runs);
-    assertTrue(reached > 0, "the window reaches a large trial share: " + runs);
     int firstStep = reached;
     while (firstStep > 1 && runs.get(firstStep - 1).share() > runs.get(firstStep - 2).share()) {
       firstStep--; // back to the first step of the glide that ended there
