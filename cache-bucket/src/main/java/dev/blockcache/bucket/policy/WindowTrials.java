@@ -60,7 +60,6 @@ final class WindowTrials implements AccessSamples.SampleSink {
   private int nearCurrent;
   private long periodLookups;
   private double decayedLookups;
-  private int periods;
 
   /** Trials at the shares {@link #sharesBetween} {@code lower} and {@code upper}, on the lookups of {@code samples}. */
   WindowTrials(AccessSamples samples, double lower, double upper) {
@@ -107,7 +106,6 @@ final class WindowTrials implements AccessSamples.SampleSink {
     Arrays.fill(periodHits, 0);
     Arrays.fill(scores, 0);
     Arrays.fill(streaks, 0);
-    periods = 0;
     periodLookups = 0;
     decayedLookups = 0;
   }
@@ -133,7 +131,6 @@ final class WindowTrials implements AccessSamples.SampleSink {
   }
 
   private void endPeriod() {
-    periods++;
     decayedLookups = decayedLookups * DECAY + periodLookups;
     for (int i = 0; i < trials.length; i++) {
       streaks[i] = periodHits[i] > periodHits[nearCurrent] ? streaks[i] + 1 : 0;
@@ -180,7 +177,8 @@ final class WindowTrials implements AccessSamples.SampleSink {
 
   @Override
   public String toString() {
-    return "WindowTrials[shares " + Arrays.toString(shares) + ", scores " + Arrays.toString(scores) + ", periods "
-        + periods + ", capacity " + (trials[0] == null ? 0 : trials[0].capacity()) + "]";
+    int capacity = trials[0] == null ? 0 : trials[0].capacity();
+    return "WindowTrials[shares " + Arrays.toString(shares) + ", scores " + Arrays.toString(scores) + ", capacity "
+        + capacity + "]";
   }
 }
