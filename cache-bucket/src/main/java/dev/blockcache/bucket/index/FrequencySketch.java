@@ -65,15 +65,17 @@ public final class FrequencySketch {
   private static final long ONE_BITS_MASK = 0x7777_7777_7777_7777L;
 
   /**
-   * Fewest words of counters: 1,536 (12 KiB, 24,576 counters), so that a cache of a few thousand blocks still tells
-   * its keys apart (with 4 counters per entry such a cache ranked loop blocks by collisions) and keeps its counts
-   * while it grows to 6,144 blocks (see {@link #ensureCapacity}); a fixed cost that is nothing per entry at the sizes
-   * the heap budget is set for. A smaller floor lets the table of a cache of a few thousand blocks grow past it after
-   * the cache has filled, losing its counts when admission begins to decide; larger floors cost another trace its
-   * bar against LRU. The value is the one the hit-ratio simulator chose over both
-   * (docs/decisions.md#l2-admission-and-eviction, "Sketch counts"; current figures in docs/results/hit-ratio.md).
+   * Fewest words of counters: 8,192 (64 KiB, 131,072 counters). A small cache's aging period spans many more keys
+   * than it holds (every key looked up is counted, most of them never cached), and with only
+   * {@value #COUNTERS_PER_ENTRY} counters per cached entry those keys crowd each other's counters until estimates
+   * rank blocks by collisions; the floor gives a cache of up to some ten thousand blocks ten or more counters per
+   * entry, and lets it keep its counts while it grows to 32,768 blocks (see {@link #ensureCapacity}). A fixed cost
+   * that is nothing per entry at the sizes the heap budget is set for. Smaller floors left a cache of a few thousand
+   * blocks ranking by collisions where many keys are read once; a floor twice as large gained no trace. The value is
+   * the one the hit-ratio simulator chose (docs/decisions.md#l2-admission-and-eviction, "Sketch counts"; current
+   * figures in docs/results/hit-ratio.md).
    */
-  static final int MIN_WORDS = 1536;
+  static final int MIN_WORDS = 8192;
 
   private volatile Table table;
 
