@@ -78,7 +78,7 @@ class BucketCacheConfigTest {
   void theWindowRangeDefaultsToOnePercentToEightyAndItsTopCannotBeBelowItsBottom() {
     BucketCacheConfig c = BucketCacheConfig.builder("offheap", 64 * MB).build();
     assertEquals(0.01f, c.admissionWindow());
-    assertEquals(0.8f, c.admissionWindowMax());
+    assertEquals(0.9f, c.admissionWindowMax());
     ConfigException e = assertThrows(ConfigException.class,
         () -> BucketCacheConfig.builder("offheap", 64 * MB).admissionWindow(0.5f).admissionWindowMax(0.4f).build());
     assertEquals(BucketCacheKeys.ADMISSION_WINDOW_MAX, e.key());

@@ -91,7 +91,7 @@ public final class ConfigKeys {
               + " it starts at; a new block enters the window without a frequency test and stays when it leaves only"
               + " if used more often than the block it would displace; 0 = no window: every block is judged on"
               + " arrival"),
-      new Key(BucketCacheKeys.ADMISSION_WINDOW_MAX, "0.8",
+      new Key(BucketCacheKeys.ADMISSION_WINDOW_MAX, "0.9",
           "new: tinylfu only: largest share of the cached blocks in the admission window, in [0, 0.9] and at least"
               + " hbase.bucketcache.admission.window.factor; the share is hill-climbed between the two by the hit"
               + " ratio (set both equal to fix it)"));

@@ -35,7 +35,11 @@ import dev.blockcache.config.ConfigException;
  */
 public final class BucketCacheConfig {
   public static final float DEFAULT_ADMISSION_WINDOW = 0.01f;
-  public static final float DEFAULT_ADMISSION_WINDOW_MAX = 0.8f;
+  /**
+   * Largest window share by default: the largest accepted, 0.9. Where recency alone decides, a cache of a few hundred
+   * blocks still lost to plain LRU with 0.8 of it in the window (docs/decisions.md#l2-admission-and-eviction).
+   */
+  public static final float DEFAULT_ADMISSION_WINDOW_MAX = 0.9f;
   /**
    * Largest window share either key accepts: 0.9 keeps a tenth of the cache for the blocks that won the frequency
    * test. The window is a bit of each index entry, so its share costs no heap.

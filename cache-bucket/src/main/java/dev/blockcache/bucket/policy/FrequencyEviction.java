@@ -167,6 +167,16 @@ final class FrequencyEviction {
     return true;
   }
 
+  /**
+   * Gives the window's steering the lookups sampled while the cache fills (see {@link WindowSteering#warm}); the owner
+   * calls it every {@value SpaceReclaimer#WARM_INTERVAL} blocks taken from free space.
+   */
+  void warm() {
+    if (steering != null) {
+      steering.warm(index.size());
+    }
+  }
+
   /** Gives the window's steering the cache's hit ratio every {@value #CLIMB_CHECK_INTERVAL} admissions. */
   private void climb() {
     if (++sinceClimbCheck < CLIMB_CHECK_INTERVAL) {

@@ -1,6 +1,7 @@
 package dev.blockcache.bucket.policy;
 
 import dev.blockcache.bucket.index.AccessSamples;
+import java.util.function.LongConsumer;
 
 /**
  * What plain LRU would have hit on a sample of the L2's lookups, beside what the cache hit on the same lookups: the
@@ -21,7 +22,9 @@ import dev.blockcache.bucket.index.AccessSamples;
  *       shadow at most {@value #SHADOW_ENTRIES} keys (a cache of fewer blocks is replayed whole), so the shadow is an
  *       LRU of the cache's block count times the rate. When the cache's block count moves the rate by 2x or more,
  *       the shadow starts over. The rate it sets is also what the window's trials ({@link WindowTrials}) replay.</li>
- *   <li><b>Counting</b> starts once the shadow is full: before that its misses are a filling cache's, not LRU's.</li>
+ *   <li><b>Counting</b> starts once the shadow is full: before that its misses are a filling cache's, not LRU's. The
+ *       owner hands it the lookups sampled while the cache fills too, so that the shadow is full when the cache is
+ *       and a lead shows within {@value #MIN_LOOKUPS} lookups of the fill's end.</li>
  * </ul>
  * Heap: the shadow's fixed arrays (about 40 bytes per shadow key) and the sample ring, whatever the cache's size.
  *
@@ -149,6 +152,14 @@ final class RecencyReference implements AccessSamples.SampleSink {
     }
     shadowCapacity = (int) Math.max(1, Math.min(2L * SHADOW_ENTRIES, blocks * rate / AccessSamples.RATE_SCALE));
     shadow.capacity(shadowCapacity);
+  }
+
+  /**
+   * Hands the sampled keys the shadow holds to {@code sink}, least recent first: the keys an LRU of the replayed size
+   * would hold now, for the trials to start from ({@link WindowTrials}).
+   */
+  void forEachHeldKey(LongConsumer sink) {
+    shadow.forEachOldestFirst(sink);
   }
 
   /** Keys the shadow replays: the cache's block count times the sampling rate, set by {@link #resample}. */

@@ -1,10 +1,11 @@
 package dev.blockcache.bucket.policy;
 
 import java.util.Arrays;
+import java.util.function.LongConsumer;
 
 /**
  * An exact LRU cache of keys only, no blocks: the miniature simulation that tells the L2 what plain LRU would have hit
- * on the sampled keys ({@link RecencyGuard}). Keys are 63-bit sample keys, never negative.
+ * on the sampled keys ({@link RecencyReference}). Keys are 63-bit sample keys, never negative.
  *
  * <p>Layout: fixed arrays sized once for {@code maxEntries}, no object per key: a doubly linked recency list of node
  * indices (head most recent), and a chained hash table from key to node.
@@ -57,6 +58,13 @@ final class RecencyShadow {
     head = NONE;
     tail = NONE;
     size = 0;
+  }
+
+  /** Hands every key held to {@code sink}, least recent first. */
+  void forEachOldestFirst(LongConsumer sink) {
+    for (int n = tail; n != NONE; n = newer[n]) {
+      sink.accept(keys[n]);
+    }
   }
 
   /** Keys held. */

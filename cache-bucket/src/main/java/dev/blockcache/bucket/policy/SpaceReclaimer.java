@@ -71,6 +71,8 @@ public final class SpaceReclaimer {
    * first admission checks it, so that a cache restored full ages its sketch by its entries from then on.
    */
   private int sinceSketchCheck = SKETCH_CHECK_INTERVAL - 1;
+  /** Blocks taken from free space since the last {@link #warm}; racy on purpose, as {@link #sinceSketchCheck}. */
+  private int sinceWarm;
 
   /** {@link #admit}: admitted without a slot; the writer allocates one (the hbase policy). */
   static final long NO_SLOT = -1;
@@ -81,6 +83,12 @@ public final class SpaceReclaimer {
 
   /** Most blocks one allocation evicts under tinylfu before it falls back to the bucket pass. */
   static final int MAX_VICTIMS_PER_ALLOCATION = 8;
+  /**
+   * Blocks taken from free space between two hand-overs of the sampled lookups to the window's steering while the
+   * cache fills ({@link FrequencyEviction#warm}): 64 drains the samples' rings long before they wrap, unless lookups
+   * outnumber new blocks 16 to 1, and takes this object's lock once per 64 blocks.
+   */
+  static final int WARM_INTERVAL = 64;
   /** Admissions between two checks that the sketch is sized for the entries cached: 1,024 keeps the check rare. */
   static final int SKETCH_CHECK_INTERVAL = 1024;
 
@@ -128,7 +136,18 @@ public final class SpaceReclaimer {
       growSketch();
     }
     long offset = allocator.allocate(stored);
-    return offset >= 0 ? offset : admitFull(key, stored);
+    if (offset < 0) {
+      return admitFull(key, stored);
+    }
+    if (++sinceWarm >= WARM_INTERVAL) {
+      sinceWarm = 0;
+      warm();
+    }
+    return offset;
+  }
+
+  private synchronized void warm() {
+    frequency.warm();
   }
 
   private synchronized void growSketch() {

@@ -62,6 +62,11 @@ final class WindowClimber {
     this.share = lower;
   }
 
+  /** Whether the first sample has started (the owner's first check of a full cache). */
+  boolean started() {
+    return started;
+  }
+
   /** The window's current share of the cache, in [lower, upper]. */
   double share() {
     return share;

@@ -21,7 +21,9 @@ import dev.blockcache.bucket.index.AccessSamples;
  *       the cache, at once, or clearly ahead over a climber sample, at its end, the window grows by a full step.</li>
  *   <li>Otherwise the climber's own move, at the end of each sample of {@value #CLIMB_SAMPLE} requests.</li>
  * </ol>
- * Without sampled lookups (an index that records none) the climber alone moves the share.
+ * Both references replay lookups sampled while the cache fills ({@link #warm}: from its first hand-over on), so they
+ * know the workload when the cache is full and the first check comes. Without sampled lookups (an index that records
+ * none) the climber alone moves the share.
  *
  * <p>Thread-safety: not thread-safe; its owner ({@link FrequencyEviction}) calls it under the {@link SpaceReclaimer}'s
  * lock.
@@ -53,7 +55,7 @@ final class WindowSteering {
     this.climber = new WindowClimber(lower, upper);
     this.samples = samples;
     this.reference = samples == null ? null : new RecencyReference(samples);
-    this.trials = samples == null ? null : new WindowTrials(samples, lower, upper);
+    this.trials = samples == null ? null : new WindowTrials(samples, lower, upper, reference::forEachHeldKey);
     this.bothReferences = samples == null ? null : (key, hit) -> {
       reference.accept(key, hit);
       trials.accept(key, hit);
@@ -66,6 +68,19 @@ final class WindowSteering {
   }
 
   /**
+   * Takes the lookups sampled since the last call while the cache of {@code cachedBlocks} blocks fills, before the
+   * first {@link #check}: the recency reference replays them, so that its LRU shadow is full when the cache is. The
+   * trials start at the first check, from the keys the shadow then holds. Does nothing once the checks have begun.
+   */
+  void warm(long cachedBlocks) {
+    if (samples == null || climber.started()) {
+      return;
+    }
+    reference.resample(cachedBlocks);
+    samples.drain(reference);
+  }
+
+  /**
    * Takes the cache's running totals of {@code hits} and {@code requests} and the lookups sampled since the last call,
    * for a cache of {@code cachedBlocks} blocks, and moves the share if one of the rules of the class notes says so.
    */
@@ -74,9 +89,13 @@ final class WindowSteering {
       climber.sample(hits, requests, CLIMB_SAMPLE);
       return;
     }
+    boolean firstCheck = !climber.started();
     reference.resample(cachedBlocks);
     trials.update(reference.replayedKeys(), climber.share());
     samples.drain(bothReferences);
+    if (firstCheck) {
+      reference.sampleEnded(); // the fill's lookups: the cache held every block, as LRU did
+    }
     boolean sampleDue = climber.sampleDue(requests, CLIMB_SAMPLE);
     if (followTrials(hits, requests, cachedBlocks, sampleDue)) {
       return;

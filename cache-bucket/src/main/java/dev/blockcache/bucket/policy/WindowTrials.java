@@ -3,6 +3,7 @@ package dev.blockcache.bucket.policy;
 import dev.blockcache.bucket.index.AccessSamples;
 import dev.blockcache.bucket.index.FrequencySketch;
 import java.util.Arrays;
+import java.util.function.LongConsumer;
 import java.util.stream.DoubleStream;
 
 /**
@@ -22,7 +23,9 @@ import java.util.stream.DoubleStream;
  *       every lookup of a sampled key, so a trial is the policy at the cache's block count times the rate (at most
  *       {@value RecencyReference#SHADOW_ENTRIES} to twice that many keys; a small cache is replayed whole). The
  *       trials count frequencies in a sketch of their own, whose history is the cache's scaled by the same rate. A
- *       change of the rate, or of the trials' capacity by more than an eighth, starts every trial over.</li>
+ *       change of the rate, or of the trials' capacity by more than an eighth, starts every trial over, from the keys
+ *       the reference's LRU shadow holds (least recent first): a trial that started empty stayed unfilled for most of
+ *       a trace whose new keys came slowly once the cache was full, and proposed nothing meanwhile.</li>
  *   <li><b>Scoring</b> starts once the trials are full: every {@value #PERIOD} counted lookups each trial's hits are
  *       added to its score after the score is multiplied by {@value #DECAY}.</li>
  *   <li><b>A jump</b> is proposed when the best score leads the score of the trial nearest the current share by more
@@ -49,6 +52,7 @@ final class WindowTrials implements AccessSamples.SampleSink {
   private static final double[] INNER_SHARES = {0.05, 0.1, 0.2, 0.35, 0.5, 0.65, 0.8, 0.9};
 
   private final AccessSamples samples;
+  private final RecentKeys recentKeys;
   private final double[] shares;
   private final WindowTrial[] trials;
   private final long[] periodHits;
@@ -61,9 +65,20 @@ final class WindowTrials implements AccessSamples.SampleSink {
   private long periodLookups;
   private double decayedLookups;
 
-  /** Trials at the shares {@link #sharesBetween} {@code lower} and {@code upper}, on the lookups of {@code samples}. */
-  WindowTrials(AccessSamples samples, double lower, double upper) {
+  /** The sampled keys an LRU of the trials' size holds now, which a restart starts the trials from. */
+  @FunctionalInterface
+  interface RecentKeys {
+    /** Hands the keys to {@code sink}, least recent first. */
+    void forEachOldestFirst(LongConsumer sink);
+  }
+
+  /**
+   * Trials at the shares {@link #sharesBetween} {@code lower} and {@code upper}, on the lookups of {@code samples},
+   * starting over from {@code recentKeys}.
+   */
+  WindowTrials(AccessSamples samples, double lower, double upper, RecentKeys recentKeys) {
     this.samples = samples;
+    this.recentKeys = recentKeys;
     this.shares = sharesBetween(lower, upper);
     this.trials = new WindowTrial[shares.length];
     this.periodHits = new long[shares.length];
@@ -108,6 +123,18 @@ final class WindowTrials implements AccessSamples.SampleSink {
     Arrays.fill(streaks, 0);
     periodLookups = 0;
     decayedLookups = 0;
+    recentKeys.forEachOldestFirst(key -> {
+      int trialKey = trialKey(key);
+      sketch.increment(trialKey);
+      for (WindowTrial trial : trials) {
+        trial.access(trialKey, sketch);
+      }
+    });
+  }
+
+  /** A sampled key as the trials know it: two sampled keys that share 32 bits are one key to them. */
+  private static int trialKey(long key) {
+    return Long.hashCode(key);
   }
 
   @Override
@@ -115,7 +142,7 @@ final class WindowTrials implements AccessSamples.SampleSink {
     if (trials[0] == null) {
       return; // not sized yet: the first update sizes the trials
     }
-    int trialKey = Long.hashCode(key); // two sampled keys that share 32 bits are one key to the trials
+    int trialKey = trialKey(key);
     sketch.increment(trialKey);
     boolean full = trials[0].size() >= trials[0].capacity();
     for (int i = 0; i < trials.length; i++) {

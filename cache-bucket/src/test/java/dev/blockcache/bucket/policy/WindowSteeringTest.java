@@ -90,6 +90,64 @@ class WindowSteeringTest {
     assertTrue(glide < WindowSteering.CLIMB_SAMPLE, "the whole glide within one climber sample: " + runs);
   }
 
+  /**
+   * Blocks of the cache that fills in {@link #lookupsToGrowAfterTheFill}: its fill takes more sampled lookups than the
+   * samples' rings hold.
+   */
+  private static final int FILL_BLOCKS = 2_000;
+
+  /**
+   * Lookups where each new key is read once more 50 keys later: an LRU of {@value #FILL_BLOCKS} blocks hits every
+   * second lookup, a cache whose 1% window lets the new keys go before their second read hits none of them.
+   */
+  private static long reuseAfterFifty(int lookup) {
+    int newKeys = lookup / 2;
+    return 1L + (lookup % 2 == 0 ? newKeys : Math.max(0, newKeys - 50));
+  }
+
+  /** Whether the steering is handed the lookups sampled while the cache fills, as the eviction policy hands them. */
+  private enum FillLookups { HANDED_OVER, NOT_HANDED_OVER }
+
+  /**
+   * Lookups the window took to grow once the cache was full, for a cache that hit what LRU hit while it filled and
+   * nothing after.
+   */
+  private static int lookupsToGrowAfterTheFill(FillLookups fill) {
+    AccessSamples samples = new AccessSamples();
+    WindowSteering steering = new WindowSteering(LOWER, UPPER, samples);
+    RecencyShadow lru = new RecencyShadow(FILL_BLOCKS);
+    int lookup = 0;
+    long hits = 0;
+    while (lru.size() < FILL_BLOCKS) { // the fill: every new key is cached
+      boolean hit = lru.access(reuseAfterFifty(lookup));
+      hits += hit ? 1 : 0;
+      samples.record(reuseAfterFifty(lookup), hit);
+      lookup++;
+      if (fill == FillLookups.HANDED_OVER && !hit && lru.size() % SpaceReclaimer.WARM_INTERVAL == 0) {
+        steering.warm(lru.size());
+      }
+    }
+    for (int after = 1; after <= 4 * RecencyReference.MIN_LOOKUPS; after++, lookup++) {
+      samples.record(reuseAfterFifty(lookup), false);
+      if (after % FrequencyEviction.CLIMB_CHECK_INTERVAL == 0) {
+        steering.check(hits, lookup + 1, FILL_BLOCKS);
+        if (steering.share() > LOWER) {
+          return after;
+        }
+      }
+    }
+    throw new AssertionError("the window never grew: " + steering);
+  }
+
+  @Test
+  void aReferenceWarmedDuringTheFillShowsLrusLeadRightAfterIt() {
+    int warmed = lookupsToGrowAfterTheFill(FillLookups.HANDED_OVER);
+    assertTrue(warmed <= RecencyReference.MIN_LOOKUPS + 2 * FrequencyEviction.CLIMB_CHECK_INTERVAL,
+        warmed + " lookups after the fill");
+    int cold = lookupsToGrowAfterTheFill(FillLookups.NOT_HANDED_OVER);
+    assertTrue(cold > warmed + FILL_BLOCKS / 2, "a shadow that sees only the fill's last samples fills first: " + cold);
+  }
+
   @Test
   void withoutSampledLookupsTheClimberAloneMovesTheShare() {
     WindowSteering steering = new WindowSteering(LOWER, UPPER, null);
