@@ -26,7 +26,8 @@ import java.util.stream.DoubleStream;
  *       change of the rate, or of the trials' capacity by more than an eighth, starts every trial over, from the keys
  *       the reference's LRU shadow holds (least recent first): a trial that started empty stayed unfilled for most of
  *       a trace whose new keys came slowly once the cache was full, and proposed nothing meanwhile.</li>
- *   <li><b>Scoring</b> starts once the trials are full: every {@value #PERIOD} counted lookups each trial's hits are
+ *   <li><b>Scoring</b> starts once the trials are full and have taken {@value #SETTLE_CAPACITIES} capacities' worth
+ *       of lookups since: every {@value #PERIOD} counted lookups each trial's hits are
  *       added to its score after the score is multiplied by {@value #DECAY}.</li>
  *   <li><b>A jump</b> is proposed when the best score leads the score of the trial nearest the current share by more
  *       than {@value #JUMP_LEAD} of the decayed lookups and that best trial also hit more than the nearest one in each
@@ -46,6 +47,13 @@ final class WindowTrials implements AccessSamples.SampleSink {
   static final double DECAY = 0.99;
   /** Lead, as a share of the decayed lookups, that proposes a jump: half a point, what a jump must be worth. */
   static final double JUMP_LEAD = 0.005;
+  /**
+   * Lookups, in trial capacities, that full trials take after a restart before they score: restarted trials hold the
+   * keys an LRU holds, each counted once, not what each share's policy would have kept, and 2 capacities' worth of
+   * lookups lets each policy reshape them (scoring at once proposed a loop's cache a window it then paid for, in the
+   * hit-ratio simulator).
+   */
+  static final int SETTLE_CAPACITIES = 2;
   /** Periods in a row the best trial must have beaten the current share's: a phase's lead, not a moment's. */
   static final int STREAK = 4;
   /** The shares replayed between the two bounds, besides the bounds themselves. */
@@ -63,6 +71,8 @@ final class WindowTrials implements AccessSamples.SampleSink {
   private int rate = -1;
   private int nearCurrent;
   private long periodLookups;
+  /** Lookups the full trials still take before they score, after a restart. */
+  private long settling;
   private double decayedLookups;
 
   /** The sampled keys an LRU of the trials' size holds now, which a restart starts the trials from. */
@@ -123,6 +133,7 @@ final class WindowTrials implements AccessSamples.SampleSink {
     Arrays.fill(streaks, 0);
     periodLookups = 0;
     decayedLookups = 0;
+    settling = (long) SETTLE_CAPACITIES * capacity;
     recentKeys.forEachOldestFirst(key -> {
       int trialKey = trialKey(key);
       sketch.increment(trialKey);
@@ -144,12 +155,12 @@ final class WindowTrials implements AccessSamples.SampleSink {
     }
     int trialKey = trialKey(key);
     sketch.increment(trialKey);
-    boolean full = trials[0].size() >= trials[0].capacity();
+    boolean scoring = trials[0].size() >= trials[0].capacity() && --settling < 0;
     for (int i = 0; i < trials.length; i++) {
       periodHits[i] += trials[i].access(trialKey, sketch) ? 1 : 0;
     }
-    if (!full) {
-      Arrays.fill(periodHits, 0); // still filling: a filling cache's misses are not the policy's
+    if (!scoring) {
+      Arrays.fill(periodHits, 0); // still filling or settling: a filling cache's misses are not the policy's
       return;
     }
     if (++periodLookups >= PERIOD) {

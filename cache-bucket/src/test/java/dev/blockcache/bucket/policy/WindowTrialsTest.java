@@ -62,7 +62,7 @@ class WindowTrialsTest {
 
   /** Regression: trials that started empty after the cache filled proposed nothing until they had filled again. */
   @Test
-  void trialsStartedFromTheRecentKeysAreFullAndProposeAfterOneStreak() {
+  void trialsStartedFromTheRecentKeysAreFullAndProposeAfterSettlingAndOneStreak() {
     ShiftingWorkingSets workload = new ShiftingWorkingSets(150, 1_500, 3);
     RecencyShadow lru = new RecencyShadow(BLOCKS);
     for (int i = 0; i < 2 * 1_500; i++) {
@@ -70,7 +70,11 @@ class WindowTrialsTest {
     }
     WindowTrials started = new WindowTrials(samples, LOWER, UPPER, lru::forEachOldestFirst);
     feed(started, workload, LOWER, WindowTrials.STREAK);
-    assertTrue(started.jumpTarget(LOWER) >= 0.5, "scored from the first lookup: " + started);
+    assertTrue(Double.isNaN(started.jumpTarget(LOWER)), "settling: 2 capacities, 400 lookups, not scored: " + started);
+    feed(started, workload, LOWER, 1);
+    assertTrue(started.jumpTarget(LOWER) >= 0.5, "full from the start: " + started);
+    feed(workload, LOWER, WindowTrials.STREAK + 1); // as many periods as the started trials took
+    assertTrue(Double.isNaN(trials.jumpTarget(LOWER)), "trials that start empty fill first: " + trials);
   }
 
   @Test
