@@ -21,9 +21,10 @@ import dev.blockcache.bucket.index.AccessSamples;
  *       the cache, at once, or clearly ahead over a climber sample, at its end, the window grows by a full step.</li>
  *   <li>Otherwise the climber's own move, at the end of each sample of {@value #CLIMB_SAMPLE} requests.</li>
  * </ol>
- * Both references replay lookups sampled while the cache fills ({@link #warm}: from its first hand-over on), so they
- * know the workload when the cache is full and the first check comes. Without sampled lookups (an index that records
- * none) the climber alone moves the share.
+ * The recency reference also replays the lookups sampled while the cache fills ({@link #warm}: from its first
+ * hand-over on), so it knows the workload when the cache is full and the first check comes, and the trials start from
+ * the keys its LRU shadow then holds. Without sampled lookups (an index that records none) the climber alone moves
+ * the share.
  *
  * <p>Thread-safety: not thread-safe; its owner ({@link FrequencyEviction}) calls it under the {@link SpaceReclaimer}'s
  * lock.
