@@ -128,24 +128,22 @@ final class WindowTrials implements AccessSamples.SampleSink {
     }
     sketch = new FrequencySketch(capacity);
     sketch.ensureCapacity(capacity); // ages over the trial's keys, not the sketch's minimum history
+    recentKeys.forEachOldestFirst(this::replay);
     Arrays.fill(periodHits, 0);
     Arrays.fill(scores, 0);
     Arrays.fill(streaks, 0);
     periodLookups = 0;
     decayedLookups = 0;
     settling = (long) SETTLE_CAPACITIES * capacity;
-    recentKeys.forEachOldestFirst(key -> {
-      int trialKey = trialKey(key);
-      sketch.increment(trialKey);
-      for (WindowTrial trial : trials) {
-        trial.access(trialKey, sketch);
-      }
-    });
   }
 
-  /** A sampled key as the trials know it: two sampled keys that share 32 bits are one key to them. */
-  private static int trialKey(long key) {
-    return Long.hashCode(key);
+  /** Counts a lookup of {@code key} in the trials' sketch and replays it in every trial, adding its hits. */
+  private void replay(long key) {
+    int trialKey = Long.hashCode(key); // two sampled keys that share 32 bits are one key to the trials
+    sketch.increment(trialKey);
+    for (int i = 0; i < trials.length; i++) {
+      periodHits[i] += trials[i].access(trialKey, sketch) ? 1 : 0;
+    }
   }
 
   @Override
@@ -153,12 +151,8 @@ final class WindowTrials implements AccessSamples.SampleSink {
     if (trials[0] == null) {
       return; // not sized yet: the first update sizes the trials
     }
-    int trialKey = trialKey(key);
-    sketch.increment(trialKey);
     boolean scoring = trials[0].size() >= trials[0].capacity() && --settling < 0;
-    for (int i = 0; i < trials.length; i++) {
-      periodHits[i] += trials[i].access(trialKey, sketch) ? 1 : 0;
-    }
+    replay(key);
     if (!scoring) {
       Arrays.fill(periodHits, 0); // still filling or settling: a filling cache's misses are not the policy's
       return;
