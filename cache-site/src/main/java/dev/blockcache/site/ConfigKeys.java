@@ -88,7 +88,7 @@ public final class ConfigKeys {
               + " 0 = no bound. Refused blocks are counted as not admitted (over the write budget)"),
       new Key(BucketCacheKeys.ADMISSION_WINDOW, "0.01",
           "new: tinylfu only: smallest share of the cached blocks in the admission window, in [0, 0.9], and the share"
-              + " it starts at; a new block enters the window without a frequency test and stays when it leaves only"
+              + " it starts at unless the lookups sampled while the cache filled favour a larger one; a new block enters the window without a frequency test and stays when it leaves only"
               + " if used more often than the block it would displace; 0 = no window: every block is judged on"
               + " arrival"),
       new Key(BucketCacheKeys.ADMISSION_WINDOW_MAX, "0.9",

@@ -43,8 +43,9 @@ public final class BucketCacheKeys {
   public static final String MAX_WRITE_RATE = "hbase.bucketcache.admission.max.write.rate";
   /**
    * New key: under tinylfu, the smallest share of the cached blocks kept in the admission window (admitted without a
-   * frequency test, judged when they leave it; see {@code dev.blockcache.bucket.policy.FrequencyEviction}), where the window starts; 0 turns the
-   * window off and judges every block on arrival.
+   * frequency test, judged when they leave it; see {@code dev.blockcache.bucket.policy.FrequencyEviction}), where the
+   * window starts unless the lookups sampled while the cache filled favour a larger share; 0 turns the window off and
+   * judges every block on arrival.
    */
   public static final String ADMISSION_WINDOW = "hbase.bucketcache.admission.window.factor";
   /**

@@ -45,9 +45,10 @@ import dev.blockcache.stats.StatsRecorder;
  *       eviction would not make room). Below its share, the window grows into the main victim's item; above it (the
  *       share was lowered), up to {@value #SAMPLE} more blocks leave it unjudged per admission.</li>
  *   <li><b>The window's share</b> is set by {@link WindowSteering} between {@code admission.window.factor} and
- *       {@code admission.window.max.factor}: hill-climbed by the hit ratio of the cache's requests, glided toward a
- *       share whose miniature simulation on sampled lookups clearly hits more often, and grown by a full step where
- *       an exact LRU of the sampled lookups is far ahead of the cache.</li>
+ *       {@code admission.window.max.factor}: started where miniature simulations of the fill's sampled lookups say,
+ *       hill-climbed by the hit ratio of the cache's requests, glided toward a share whose miniature simulation on
+ *       sampled lookups clearly hits more often, and grown by a full step where an exact LRU of the sampled lookups is
+ *       far ahead of the cache.</li>
  *   <li><b>Admission without a window</b> ({@code admission.window.factor} 0): the new block is judged on arrival
  *       the same way and enters only if it wins.</li>
  * </ul>

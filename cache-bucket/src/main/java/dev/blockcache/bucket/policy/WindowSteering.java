@@ -23,8 +23,9 @@ import dev.blockcache.bucket.index.AccessSamples;
  * </ol>
  * The recency reference also replays the lookups sampled while the cache fills ({@link #warm}: from its first
  * hand-over on), so it knows the workload when the cache is full and the first check comes, and the trials start from
- * the keys its LRU shadow then holds. Without sampled lookups (an index that records none) the climber alone moves
- * the share.
+ * the keys its LRU shadow then holds. The same lookups choose where the window starts ({@link StartingShare}): at the
+ * first check, a share whose half-size miniature clearly hit more of them than the lower bound's. Without sampled
+ * lookups (an index that records none) the climber alone moves the share.
  *
  * <p>Thread-safety: not thread-safe; its owner ({@link FrequencyEviction}) calls it under the {@link SpaceReclaimer}'s
  * lock.
@@ -44,8 +45,11 @@ final class WindowSteering {
   private final AccessSamples samples;
   private final RecencyReference reference;
   private final WindowTrials trials;
+  private final StartingShare startingShare;
   /** Hands each drained sample to both references. */
   private final AccessSamples.SampleSink bothReferences;
+  /** Hands each sample drained while the cache fills to the recency reference and the starting share. */
+  private final AccessSamples.SampleSink fillSink;
   /** The share the window glides toward; NaN when none. */
   private double goal = Double.NaN;
   /** The cache's running misses at the last step toward the goal. */
@@ -57,6 +61,12 @@ final class WindowSteering {
     this.samples = samples;
     this.reference = samples == null ? null : new RecencyReference(samples);
     this.trials = samples == null ? null : new WindowTrials(samples, lower, upper, reference::forEachHeldKey);
+    this.startingShare = samples == null ? null
+        : new StartingShare(samples, WindowTrials.sharesBetween(lower, upper));
+    this.fillSink = samples == null ? null : (key, hit) -> {
+      reference.accept(key, hit);
+      startingShare.record(key);
+    };
     this.bothReferences = samples == null ? null : (key, hit) -> {
       reference.accept(key, hit);
       trials.accept(key, hit);
@@ -70,15 +80,16 @@ final class WindowSteering {
 
   /**
    * Takes the lookups sampled since the last call while the cache of {@code cachedBlocks} blocks fills, before the
-   * first {@link #check}: the recency reference replays them, so that its LRU shadow is full when the cache is. The
-   * trials start at the first check, from the keys the shadow then holds. Does nothing once the checks have begun.
+   * first {@link #check}: the recency reference replays them, so that its LRU shadow is full when the cache is, and
+   * the starting share records them. The trials start at the first check, from the keys the shadow then holds. Does
+   * nothing once the checks have begun.
    */
   void warm(long cachedBlocks) {
     if (samples == null || climber.started()) {
       return;
     }
     reference.resample(cachedBlocks);
-    samples.drain(reference);
+    samples.drain(fillSink);
   }
 
   /**
@@ -92,6 +103,12 @@ final class WindowSteering {
     }
     boolean firstCheck = !climber.started();
     reference.resample(cachedBlocks);
+    if (firstCheck) {
+      double start = startingShare.choose(reference.replayedKeys());
+      if (!Double.isNaN(start)) {
+        climber.moveTo(start, hits, requests);
+      }
+    }
     trials.update(reference.replayedKeys(), climber.share());
     samples.drain(bothReferences);
     if (firstCheck) {

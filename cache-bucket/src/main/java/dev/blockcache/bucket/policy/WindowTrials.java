@@ -139,11 +139,16 @@ final class WindowTrials implements AccessSamples.SampleSink {
 
   /** Counts a lookup of {@code key} in the trials' sketch and replays it in every trial, adding its hits. */
   private void replay(long key) {
-    int trialKey = Long.hashCode(key); // two sampled keys that share 32 bits are one key to the trials
+    int trialKey = trialKey(key);
     sketch.increment(trialKey);
     for (int i = 0; i < trials.length; i++) {
       periodHits[i] += trials[i].access(trialKey, sketch) ? 1 : 0;
     }
+  }
+
+  /** The key a trial holds for the sampled {@code key}: two sampled keys that share 32 bits are one key to it. */
+  static int trialKey(long key) {
+    return Long.hashCode(key);
   }
 
   @Override

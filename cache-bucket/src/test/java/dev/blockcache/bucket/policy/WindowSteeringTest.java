@@ -97,38 +97,43 @@ class WindowSteeringTest {
   private static final int FILL_BLOCKS = 2_000;
 
   /**
-   * Lookups where each new key is read once more 50 keys later: an LRU of {@value #FILL_BLOCKS} blocks hits every
-   * second lookup, a cache whose 1% window lets the new keys go before their second read hits none of them.
+   * Lookups where each new key is read once more {@code distance} new keys later (and as many re-read ones): an LRU
+   * of {@value #FILL_BLOCKS} blocks hits every second lookup if twice the distance is below its size, a cache whose
+   * 1% window lets the new keys go before their second read hits none of them.
    */
-  private static long reuseAfterFifty(int lookup) {
+  private static long reuseAfter(int distance, int lookup) {
     int newKeys = lookup / 2;
-    return 1L + (lookup % 2 == 0 ? newKeys : Math.max(0, newKeys - 50));
+    return 1L + (lookup % 2 == 0 ? newKeys : Math.max(0, newKeys - distance));
   }
 
   /** Whether the steering is handed the lookups sampled while the cache fills, as the eviction policy hands them. */
   private enum FillLookups { HANDED_OVER, NOT_HANDED_OVER }
 
   /**
-   * Lookups the window took to grow once the cache was full, for a cache that hit what LRU hit while it filled and
-   * nothing after.
+   * Lookups the window took to grow once the cache was full (0: at the first check), for a cache that hit what LRU
+   * hit while it filled and nothing after, on lookups that read each new key again {@code distance} new keys later.
    */
-  private static int lookupsToGrowAfterTheFill(FillLookups fill) {
+  private static int lookupsToGrowAfterTheFill(FillLookups fill, int distance) {
     AccessSamples samples = new AccessSamples();
     WindowSteering steering = new WindowSteering(LOWER, UPPER, samples);
     RecencyShadow lru = new RecencyShadow(FILL_BLOCKS);
     int lookup = 0;
     long hits = 0;
     while (lru.size() < FILL_BLOCKS) { // the fill: every new key is cached
-      boolean hit = lru.access(reuseAfterFifty(lookup));
+      boolean hit = lru.access(reuseAfter(distance, lookup));
       hits += hit ? 1 : 0;
-      samples.record(reuseAfterFifty(lookup), hit);
+      samples.record(reuseAfter(distance, lookup), hit);
       lookup++;
       if (fill == FillLookups.HANDED_OVER && !hit && lru.size() % SpaceReclaimer.WARM_INTERVAL == 0) {
         steering.warm(lru.size());
       }
     }
+    steering.check(hits, lookup, FILL_BLOCKS);
+    if (steering.share() > LOWER) {
+      return 0;
+    }
     for (int after = 1; after <= 4 * RecencyReference.MIN_LOOKUPS; after++, lookup++) {
-      samples.record(reuseAfterFifty(lookup), false);
+      samples.record(reuseAfter(distance, lookup), false);
       if (after % FrequencyEviction.CLIMB_CHECK_INTERVAL == 0) {
         steering.check(hits, lookup + 1, FILL_BLOCKS);
         if (steering.share() > LOWER) {
@@ -141,11 +146,21 @@ class WindowSteeringTest {
 
   @Test
   void aReferenceWarmedDuringTheFillShowsLrusLeadRightAfterIt() {
-    int warmed = lookupsToGrowAfterTheFill(FillLookups.HANDED_OVER);
+    // about 2 x 850 distinct keys between a key's two reads: within the cache, beyond the starting share's
+    // miniatures, which hold three quarters of its blocks
+    int distance = 850;
+    int warmed = lookupsToGrowAfterTheFill(FillLookups.HANDED_OVER, distance);
+    assertTrue(warmed > 0, "every share of a ¾-size miniature misses every re-read: no starting share");
     assertTrue(warmed <= RecencyReference.MIN_LOOKUPS + 2 * FrequencyEviction.CLIMB_CHECK_INTERVAL,
         warmed + " lookups after the fill");
-    int cold = lookupsToGrowAfterTheFill(FillLookups.NOT_HANDED_OVER);
+    int cold = lookupsToGrowAfterTheFill(FillLookups.NOT_HANDED_OVER, distance);
     assertTrue(cold > warmed + FILL_BLOCKS / 2, "a shadow that sees only the fill's last samples fills first: " + cold);
+  }
+
+  @Test
+  void aFillWhereRecencyWinsStartsTheWindowAboveTheLowerBoundAtTheFirstCheck() {
+    assertEquals(0, lookupsToGrowAfterTheFill(FillLookups.HANDED_OVER, 50), "a large window keeps the re-read keys");
+    assertTrue(lookupsToGrowAfterTheFill(FillLookups.NOT_HANDED_OVER, 50) > 0, "nothing recorded, nothing chosen");
   }
 
   @Test
