@@ -47,7 +47,7 @@ class HitRatioSimulatorTest {
     assertTrue(md.contains("| lirs/tiny | 4,000 | 200 | 50% | 100 |"), md);
     // 3 distinct keys: 10% is one block, where LRU never hits (no key repeats at once); 50% is two blocks.
     assertTrue(md.contains("| keys.txt | 6 | 3 | 10% | 1 | 0.00 |"), md);
-    assertTrue(md.contains("--block-size=512 --l2-engine=heap --l2-writes=inline --runs=5"), md);
+    assertTrue(md.contains("--block-size=512 --l2-engine=heap --l2-writes=inline --runs=10"), md);
     assertEquals(2 + 4, md.lines().filter(l -> l.startsWith("|")).count(), md);
     assertTrue(Files.size(results.resolve("hit-ratio-10pct.png")) > 0);
     assertTrue(Files.size(results.resolve("hit-ratio-50pct.png")) > 0);

@@ -24,7 +24,7 @@ import dev.blockcache.bucket.index.AccessSamples;
  * The recency reference also replays the lookups sampled while the cache fills ({@link #warm}: from its first
  * hand-over on), so it knows the workload when the cache is full and the first check comes, and the trials start from
  * the keys its LRU shadow then holds. The same lookups choose where the window starts ({@link StartingShare}): at the
- * first check, a share whose half-size miniature clearly hit more of them than the lower bound's. Without sampled
+ * first check, a share whose ¾-size miniature clearly hit more of them than the lower bound's. Without sampled
  * lookups (an index that records none) the climber alone moves the share.
  *
  * <p>Thread-safety: not thread-safe; its owner ({@link FrequencyEviction}) calls it under the {@link SpaceReclaimer}'s
