@@ -22,10 +22,11 @@ package dev.blockcache.bucket.index;
  * <p><b>Aging.</b> After {@value #SAMPLE_PER_ENTRY} × capacity counted increments every counter is halved, so the
  * sketch reflects roughly the last few cache-fills of accesses, and a block that was hot once fades unless it is
  * used again. The capacity follows the entries the cache holds ({@link #ensureCapacity}), not the entries its engine
- * could hold, and is at least {@value #MIN_HISTORY_ENTRIES}: a cache of a hundred blocks whose history spanned the
- * thousand entries its engine was laid out for kept blocks that had been popular a hundred fills before, while a
- * history shorter than a loop forgets the loop's blocks before they come round again
- * (docs/decisions.md#l2-admission-and-eviction, "Sketch counts").
+ * could hold, and is at least a minimum history ({@link #setMinimumHistory}; {@value #MIN_HISTORY_ENTRIES} until
+ * set): a cache of a hundred blocks whose history spanned the thousand entries its engine was laid out for kept
+ * blocks that had been popular a hundred fills before, while a history shorter than a loop forgets the loop's blocks
+ * before they come round again. Which of the two a small cache suffers from depends on the workload, so its owner
+ * may drop the minimum (docs/decisions.md#l2-admission-and-eviction, "Sketch counts").
  *
  * <p><b>Sizing.</b> The table's words are laid out for the entries the owner expects; {@link #ensureCapacity} grows
  * the capacity for the entries the cache holds (the owner calls it off the read path, every so many admissions, so
@@ -34,6 +35,8 @@ package dev.blockcache.bucket.index;
  * starts from empty counts, as the keys cannot be rehashed. Small caches are thus never reset: a reset table would
  * make the first decisions after the cache fills admit every block against victims of frequency 0, just when
  * admission begins to decide. The table is never shrunk.
+ *
+ * <p>{@link #ensureCapacity} and {@link #setMinimumHistory} are called by one thread at a time (the owner's lock).
  *
  * <p>Thread-safety: safe for concurrent use without locks, by design approximate: {@link #increment} is a plain
  * read-modify-write of one word (and, for one key in {@value #SAMPLE_RATE}, of the aging counter), so two racing
@@ -59,7 +62,7 @@ public final class FrequencySketch {
    * (loops lost their counts) and over 768 or more (small caches kept stale blocks)
    * (docs/decisions.md#l2-admission-and-eviction, "Sketch counts").
    */
-  static final int MIN_HISTORY_ENTRIES = 512;
+  public static final int MIN_HISTORY_ENTRIES = 512;
   /** Largest counter value. */
   static final int MAX_COUNT = 15;
   private static final long ONE_BITS_MASK = 0x7777_7777_7777_7777L;
@@ -78,6 +81,10 @@ public final class FrequencySketch {
   static final int MIN_WORDS = 8192;
 
   private volatile Table table;
+  /** Fewest entries the aging period is set for. */
+  private long minimumHistory = MIN_HISTORY_ENTRIES;
+  /** Most entries {@link #ensureCapacity} was told the cache holds. */
+  private long largestReported;
 
   /** The counters and their aging state, replaced whole when the sketch grows. */
   private static final class Table {
@@ -126,11 +133,38 @@ public final class FrequencySketch {
    * table that needs more words starts from empty counts.
    */
   public void ensureCapacity(long entries) {
-    Table t = table;
-    if (entries > t.entries) {
-      long grown = entries * 9 / 8;
-      table = Table.wordsFor(grown) <= t.words.length ? new Table(grown, t.words, t.additions) : new Table(grown);
+    largestReported = Math.max(largestReported, entries);
+    if (entries > table.entries) {
+      retable(entries * 9 / 8);
     }
+  }
+
+  /**
+   * Sets the fewest entries the aging period is set for ({@value #MIN_HISTORY_ENTRIES} until set; 0: the cached
+   * entries alone): the capacity becomes the larger of {@code entries} and the most entries reported × 9/8. The
+   * counts are kept; a shorter period keeps the same fraction of it behind, so the next halving is no sooner than
+   * its place in the period says.
+   */
+  public void setMinimumHistory(long entries) {
+    if (entries != minimumHistory) {
+      minimumHistory = entries;
+      retable(largestReported * 9 / 8);
+    }
+  }
+
+  /**
+   * Sets the capacity to {@code entries} (at least the minimum history, and 1), keeping the counts and the place in
+   * the aging period if the words cover it, else starting from empty counts.
+   */
+  private void retable(long entries) {
+    Table t = table;
+    long capacity = Math.max(1, Math.max(minimumHistory, entries));
+    if (Table.wordsFor(capacity) > t.words.length) {
+      table = new Table(capacity);
+      return;
+    }
+    long additions = capacity < t.entries ? t.additions * capacity / t.entries : t.additions;
+    table = new Table(capacity, t.words, additions);
   }
 
   /** Entries the aging period is set for. */

@@ -178,7 +178,10 @@ final class FrequencyEviction {
     }
   }
 
-  /** Gives the window's steering the cache's hit ratio every {@value #CLIMB_CHECK_INTERVAL} admissions. */
+  /**
+   * Gives the window's steering the cache's hit ratio every {@value #CLIMB_CHECK_INTERVAL} admissions, and ages the
+   * sketch over the history the steering says.
+   */
   private void climb() {
     if (++sinceClimbCheck < CLIMB_CHECK_INTERVAL) {
       return;
@@ -186,6 +189,7 @@ final class FrequencyEviction {
     sinceClimbCheck = 0;
     CacheStats s = stats.snapshot(0, 0, NO_BLOCK_COUNTS);
     steering.check(s.hitCount(), s.requestCount(), index.size());
+    index.sketch().setMinimumHistory(steering.minimumHistory());
   }
 
   /** Blocks the window holds at its share of the cached blocks: 0 without a window, else at least 1. */

@@ -1,6 +1,7 @@
 package dev.blockcache.bucket.policy;
 
 import dev.blockcache.bucket.index.AccessSamples;
+import dev.blockcache.bucket.index.FrequencySketch;
 
 /**
  * Sets the tinylfu admission window's share of the cache: the hill climber's ({@link WindowClimber}) moves, overruled
@@ -24,8 +25,10 @@ import dev.blockcache.bucket.index.AccessSamples;
  * The recency reference also replays the lookups sampled while the cache fills ({@link #warm}: from its first
  * hand-over on), so it knows the workload when the cache is full and the first check comes, and the trials start from
  * the keys its LRU shadow then holds. The same lookups choose where the window starts ({@link StartingShare}): at the
- * first check, a share whose ¾-size miniature clearly hit more of them than the lower bound's. Without sampled
- * lookups (an index that records none) the climber alone moves the share.
+ * first check, a share whose ¾-size miniature clearly hit more of them than the lower bound's. After the fill, the
+ * sampled lookups also tell a small cache which history its frequency sketch keeps ({@link HistoryDuel}, through
+ * {@link #minimumHistory}; the trials' sketch keeps the same one). Without sampled lookups (an index that records
+ * none) the climber alone moves the share.
  *
  * <p>Thread-safety: not thread-safe; its owner ({@link FrequencyEviction}) calls it under the {@link SpaceReclaimer}'s
  * lock.
@@ -46,6 +49,7 @@ final class WindowSteering {
   private final RecencyReference reference;
   private final WindowTrials trials;
   private final StartingShare startingShare;
+  private final HistoryDuel historyDuel;
   /** Hands each drained sample to both references. */
   private final AccessSamples.SampleSink bothReferences;
   /** Hands each sample drained while the cache fills to the recency reference and the starting share. */
@@ -61,6 +65,7 @@ final class WindowSteering {
     this.samples = samples;
     this.reference = samples == null ? null : new RecencyReference(samples);
     this.trials = samples == null ? null : new WindowTrials(samples, lower, upper, reference::forEachHeldKey);
+    this.historyDuel = samples == null ? null : new HistoryDuel(samples, reference::forEachHeldKey);
     this.startingShare = samples == null ? null
         : new StartingShare(samples, WindowTrials.sharesBetween(lower, upper));
     this.fillSink = samples == null ? null : (key, hit) -> {
@@ -70,6 +75,7 @@ final class WindowSteering {
     this.bothReferences = samples == null ? null : (key, hit) -> {
       reference.accept(key, hit);
       trials.accept(key, hit);
+      historyDuel.accept(key, hit);
     };
   }
 
@@ -110,6 +116,8 @@ final class WindowSteering {
       }
     }
     trials.update(reference.replayedKeys(), climber.share());
+    historyDuel.update(reference.replayedKeys(), climber.share());
+    trials.setMinimumHistory(historyDuel.minimumHistory());
     samples.drain(bothReferences);
     if (firstCheck) {
       reference.sampleEnded(); // the fill's lookups: the cache held every block, as LRU did
@@ -157,9 +165,17 @@ final class WindowSteering {
     return true;
   }
 
+  /**
+   * The fewest entries the cache's sketch should age over ({@link FrequencySketch#setMinimumHistory}): what the
+   * {@link HistoryDuel} says, or the sketch's default without sampled lookups.
+   */
+  long minimumHistory() {
+    return historyDuel == null ? FrequencySketch.MIN_HISTORY_ENTRIES : historyDuel.minimumHistory();
+  }
+
   @Override
   public String toString() {
     return "WindowSteering[" + climber + ", goal " + goal + ", " + reference + ", "
-        + trials + "]";
+        + trials + ", " + historyDuel + "]";
   }
 }

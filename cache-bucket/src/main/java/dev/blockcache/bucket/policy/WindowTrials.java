@@ -192,6 +192,16 @@ final class WindowTrials implements AccessSamples.SampleSink {
     return leads && streaks[best] >= STREAK ? shares[best] : Double.NaN;
   }
 
+  /**
+   * Ages the trials' sketch over at least {@code entries} ({@link FrequencySketch#setMinimumHistory}), as the cache's
+   * own ages; call after {@link #update}, which may start a new sketch.
+   */
+  void setMinimumHistory(long entries) {
+    if (sketch != null) {
+      sketch.setMinimumHistory(entries);
+    }
+  }
+
   /** Heap of the trials' arrays and their sketch in bytes; 0 before the first {@link #update}. */
   long heapBytes() {
     long bytes = sketch == null ? 0 : sketch.heapBytes();

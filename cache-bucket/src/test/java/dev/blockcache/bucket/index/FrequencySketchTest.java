@@ -54,6 +54,46 @@ class FrequencySketchTest {
     assertEquals(5, sketch.frequency(KEY), "counts kept: the words already covered the entries");
   }
 
+  @Test
+  void aSmallCacheCanAgeOverItsOwnEntriesAndBackKeepingItsCounts() {
+    FrequencySketch sketch = new FrequencySketch(64);
+    sketch.ensureCapacity(64);
+    assertEquals(FrequencySketch.MIN_HISTORY_ENTRIES, sketch.capacity());
+    for (int i = 0; i < 5; i++) {
+      sketch.increment(KEY);
+    }
+    sketch.setMinimumHistory(0);
+    assertEquals(72, sketch.capacity(), "its entries × 9/8");
+    assertEquals(5, sketch.frequency(KEY), "counts kept");
+    sketch.setMinimumHistory(FrequencySketch.MIN_HISTORY_ENTRIES);
+    assertEquals(FrequencySketch.MIN_HISTORY_ENTRIES, sketch.capacity());
+    assertEquals(5, sketch.frequency(KEY));
+  }
+
+  @Test
+  void theShorterHistoryAgesSoonerButNotAtOnce() {
+    FrequencySketch sketch = new FrequencySketch(64);
+    sketch.ensureCapacity(64);
+    // half the long period: a period of 72 entries counted from its start would be long over
+    readKeyTenTimesThenOthers(sketch, FrequencySketch.MIN_HISTORY_ENTRIES * FrequencySketch.SAMPLE_PER_ENTRY / 2);
+    assertEquals(10, sketch.frequency(KEY), "not halved within the long period");
+    sketch.setMinimumHistory(0);
+    assertEquals(10, readOthers(sketch, 100, 1_000_000), "the place in the period is kept as a fraction of it");
+    int aged = readOthers(sketch, 4 * 72 * FrequencySketch.SAMPLE_PER_ENTRY, 2_000_000);
+    assertTrue(aged <= 5, "halved within a few periods of its own entries: " + aged);
+  }
+
+  /**
+   * Reads {@code keys} keys other than {@link #KEY} once each, numbered from {@code first}, and returns the key's count
+   * then.
+   */
+  private static int readOthers(FrequencySketch sketch, int keys, long first) {
+    for (long other = first; other < first + keys; other++) {
+      sketch.increment(other * 0x9E37_79B9_7F4A_7C15L);
+    }
+    return sketch.frequency(KEY);
+  }
+
   /**
    * Reads {@link #KEY} ten times, then other keys one counted increment each until {@code counted} have been made
    * (sampled aging halves on average after {@code capacity × SAMPLE_PER_ENTRY}) or the key's count was halved.

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.blockcache.bucket.index.AccessSamples;
+import dev.blockcache.bucket.index.FrequencySketch;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -164,11 +165,21 @@ class WindowSteeringTest {
   }
 
   @Test
+  void aSmallCacheWhoseHotSetsGoColdAgesItsSketchOverItsOwnEntries() {
+    AccessSamples samples = new AccessSamples();
+    WindowSteering steering = new WindowSteering(LOWER, UPPER, samples);
+    assertEquals(FrequencySketch.MIN_HISTORY_ENTRIES, steering.minimumHistory(), "the longer history until a duel");
+    steer(steering, samples, new ShiftingWorkingSets(BLOCKS * 3 / 4, 8_000, 5), 10 * WindowSteering.CLIMB_SAMPLE);
+    assertEquals(0, steering.minimumHistory(), "hot sets that go cold win the shorter history: " + steering);
+  }
+
+  @Test
   void withoutSampledLookupsTheClimberAloneMovesTheShare() {
     WindowSteering steering = new WindowSteering(LOWER, UPPER, null);
     assertEquals(LOWER, steering.share());
     steering.check(0, 0, BLOCKS); // starts the first sample
     steering.check(WindowSteering.CLIMB_SAMPLE / 2, WindowSteering.CLIMB_SAMPLE, BLOCKS);
     assertEquals(LOWER + WindowClimber.INITIAL_STEP, steering.share(), 1e-12, "the climber's first step is up");
+    assertEquals(FrequencySketch.MIN_HISTORY_ENTRIES, steering.minimumHistory(), "the sketch's default history");
   }
 }
