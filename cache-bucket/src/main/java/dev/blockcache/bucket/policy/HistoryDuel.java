@@ -2,7 +2,6 @@ package dev.blockcache.bucket.policy;
 
 import dev.blockcache.bucket.index.AccessSamples;
 import dev.blockcache.bucket.index.FrequencySketch;
-import java.util.Arrays;
 
 /**
  * Which history a small cache's sketch should keep: two miniatures of the policy ({@link WindowTrial}) at the window's
@@ -17,11 +16,11 @@ import java.util.Arrays;
  * a while and are no longer (and saturated counters, which no longer count toward aging) hold a small cache's main
  * space for many fills under it. The cache starts with the longer history, the sketch's default.
  * <ul>
- *   <li><b>Sampling, restarts and scoring</b> are the window trials' ({@link WindowTrials}): the miniatures hold the
- *       keys the recency reference replays, start over from the keys its LRU shadow holds on a change of the rate or
- *       of their size by more than an eighth, and score every {@value WindowTrials#PERIOD} counted lookups once full
- *       and settled. They keep the share they started at: a restart at every move of the window would leave them
- *       settling most of the time, and the history that suits a share suits its neighbours.</li>
+ *   <li><b>Sampling, restarts and scoring</b> are the window trials' ({@link WindowTrials}, {@link TrialScores}):
+ *       the miniatures hold the keys the recency reference replays, start over from the keys its LRU shadow holds on
+ *       a change of the rate or of their size by more than an eighth, and score every {@value WindowTrials#PERIOD}
+ *       counted lookups once full and settled. They keep the share they started at: a restart at every move of the
+ *       window would leave them settling most of the time.</li>
  *   <li><b>A switch</b> to the other history needs its score to lead the current one's by more than
  *       {@value WindowTrials#JUMP_LEAD} of the decayed lookups, and its miniature to have hit more in each of the last
  *       {@value WindowTrials#STREAK} periods.</li>
@@ -40,16 +39,12 @@ final class HistoryDuel implements AccessSamples.SampleSink {
   /** The miniatures, by history; null while no duel runs. */
   private WindowTrial[] trials;
   private final FrequencySketch[] sketches = new FrequencySketch[2];
-  private final long[] periodHits = new long[2];
-  private final double[] scores = new double[2];
-  /** Periods in a row each miniature hit more than the other. */
-  private final int[] streaks = new int[2];
+  /** Scored against the kept history's miniature. */
+  private final TrialScores scores = new TrialScores(2);
   /** The history the cache keeps: {@link #LONGER} or {@link #SHORTER}. */
   private int kept = LONGER;
   private int rate = -1;
   private long settling;
-  private long periodLookups;
-  private double decayedLookups;
 
   /** A duel on the lookups of {@code samples}, whose miniatures start over from {@code recentKeys}. */
   HistoryDuel(AccessSamples samples, WindowTrials.RecentKeys recentKeys) {
@@ -87,11 +82,7 @@ final class HistoryDuel implements AccessSamples.SampleSink {
     sketches[LONGER].setMinimumHistory(longer);
     sketches[SHORTER].setMinimumHistory(0);
     recentKeys.forEachOldestFirst(this::replay);
-    Arrays.fill(periodHits, 0);
-    Arrays.fill(scores, 0);
-    Arrays.fill(streaks, 0);
-    periodLookups = 0;
-    decayedLookups = 0;
+    scores.reset();
     settling = (long) WindowTrials.SETTLE_CAPACITIES * capacity;
   }
 
@@ -100,7 +91,9 @@ final class HistoryDuel implements AccessSamples.SampleSink {
     int trialKey = WindowTrials.trialKey(key);
     for (int i = LONGER; i <= SHORTER; i++) {
       sketches[i].increment(trialKey);
-      periodHits[i] += trials[i].access(trialKey, sketches[i]) ? 1 : 0;
+      if (trials[i].access(trialKey, sketches[i])) {
+        scores.hit(i);
+      }
     }
   }
 
@@ -112,27 +105,11 @@ final class HistoryDuel implements AccessSamples.SampleSink {
     boolean scoring = trials[LONGER].size() >= trials[LONGER].capacity() && --settling < 0;
     replay(key);
     if (!scoring) {
-      Arrays.fill(periodHits, 0);
-      return;
+      scores.unscored();
+    } else if (scores.scored(kept)) {
+      int leader = scores.leader(kept);
+      kept = leader < 0 ? kept : leader;
     }
-    if (++periodLookups >= WindowTrials.PERIOD) {
-      endPeriod();
-    }
-  }
-
-  private void endPeriod() {
-    decayedLookups = decayedLookups * WindowTrials.DECAY + periodLookups;
-    for (int i = LONGER; i <= SHORTER; i++) {
-      streaks[i] = periodHits[i] > periodHits[1 - i] ? streaks[i] + 1 : 0;
-      scores[i] = scores[i] * WindowTrials.DECAY + periodHits[i];
-    }
-    int other = 1 - kept;
-    if (scores[other] - scores[kept] > WindowTrials.JUMP_LEAD * decayedLookups
-        && streaks[other] >= WindowTrials.STREAK) {
-      kept = other;
-    }
-    Arrays.fill(periodHits, 0);
-    periodLookups = 0;
   }
 
   /**
@@ -154,7 +131,7 @@ final class HistoryDuel implements AccessSamples.SampleSink {
 
   @Override
   public String toString() {
-    return "HistoryDuel[" + (trials == null ? "off" : "scores " + scores[LONGER] + "/" + scores[SHORTER]) + ", keeps "
+    return "HistoryDuel[" + (trials == null ? "off" : "scores " + scores) + ", keeps "
         + (kept == SHORTER ? "the shorter" : "the longer") + " history]";
   }
 }

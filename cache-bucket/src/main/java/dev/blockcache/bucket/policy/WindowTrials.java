@@ -63,17 +63,13 @@ final class WindowTrials implements AccessSamples.SampleSink {
   private final RecentKeys recentKeys;
   private final double[] shares;
   private final WindowTrial[] trials;
-  private final long[] periodHits;
-  private final double[] scores;
-  /** Periods in a row each trial hit more than the one nearest the current share. */
-  private final int[] streaks;
+  /** Scored against the trial nearest the current share. */
+  private final TrialScores scores;
   private FrequencySketch sketch;
   private int rate = -1;
   private int nearCurrent;
-  private long periodLookups;
   /** Lookups the full trials still take before they score, after a restart. */
   private long settling;
-  private double decayedLookups;
 
   /** The sampled keys an LRU of the trials' size holds now, which a restart starts the trials from. */
   @FunctionalInterface
@@ -91,9 +87,7 @@ final class WindowTrials implements AccessSamples.SampleSink {
     this.recentKeys = recentKeys;
     this.shares = sharesBetween(lower, upper);
     this.trials = new WindowTrial[shares.length];
-    this.periodHits = new long[shares.length];
-    this.scores = new double[shares.length];
-    this.streaks = new int[shares.length];
+    this.scores = new TrialScores(shares.length);
   }
 
   /**
@@ -129,11 +123,7 @@ final class WindowTrials implements AccessSamples.SampleSink {
     sketch = new FrequencySketch(capacity);
     sketch.ensureCapacity(capacity); // ages over the trial's keys, not the sketch's minimum history
     recentKeys.forEachOldestFirst(this::replay);
-    Arrays.fill(periodHits, 0);
-    Arrays.fill(scores, 0);
-    Arrays.fill(streaks, 0);
-    periodLookups = 0;
-    decayedLookups = 0;
+    scores.reset();
     settling = (long) SETTLE_CAPACITIES * capacity;
   }
 
@@ -142,7 +132,9 @@ final class WindowTrials implements AccessSamples.SampleSink {
     int trialKey = trialKey(key);
     sketch.increment(trialKey);
     for (int i = 0; i < trials.length; i++) {
-      periodHits[i] += trials[i].access(trialKey, sketch) ? 1 : 0;
+      if (trials[i].access(trialKey, sketch)) {
+        scores.hit(i);
+      }
     }
   }
 
@@ -158,38 +150,19 @@ final class WindowTrials implements AccessSamples.SampleSink {
     }
     boolean scoring = trials[0].size() >= trials[0].capacity() && --settling < 0;
     replay(key);
-    if (!scoring) {
-      Arrays.fill(periodHits, 0); // still filling or settling: a filling cache's misses are not the policy's
-      return;
+    if (scoring) {
+      scores.scored(nearCurrent);
+    } else {
+      scores.unscored(); // still filling or settling: a filling cache's misses are not the policy's
     }
-    if (++periodLookups >= PERIOD) {
-      endPeriod();
-    }
-  }
-
-  private void endPeriod() {
-    decayedLookups = decayedLookups * DECAY + periodLookups;
-    for (int i = 0; i < trials.length; i++) {
-      streaks[i] = periodHits[i] > periodHits[nearCurrent] ? streaks[i] + 1 : 0;
-      scores[i] = scores[i] * DECAY + periodHits[i];
-    }
-    Arrays.fill(periodHits, 0);
-    periodLookups = 0;
   }
 
   /**
    * The share the window should jump to from {@code current}, by the rule of the class notes; NaN when none should.
    */
   double jumpTarget(double current) {
-    int near = nearest(current);
-    int best = 0;
-    for (int i = 1; i < trials.length; i++) {
-      if (scores[i] > scores[best]) {
-        best = i;
-      }
-    }
-    boolean leads = scores[best] - scores[near] > JUMP_LEAD * decayedLookups;
-    return leads && streaks[best] >= STREAK ? shares[best] : Double.NaN;
+    int leader = scores.leader(nearest(current));
+    return leader < 0 ? Double.NaN : shares[leader];
   }
 
   /**
@@ -225,7 +198,7 @@ final class WindowTrials implements AccessSamples.SampleSink {
   @Override
   public String toString() {
     int capacity = trials[0] == null ? 0 : trials[0].capacity();
-    return "WindowTrials[shares " + Arrays.toString(shares) + ", scores " + Arrays.toString(scores) + ", capacity "
+    return "WindowTrials[shares " + Arrays.toString(shares) + ", scores " + scores + ", capacity "
         + capacity + "]";
   }
 }
