@@ -65,9 +65,7 @@ final class HistoryDuel implements AccessSamples.SampleSink {
       kept = LONGER;
       return;
     }
-    boolean resized = trials == null || 8L * Math.abs(replayedKeys - trials[LONGER].capacity())
-        > trials[LONGER].capacity();
-    if (nowRate != rate || resized) {
+    if (nowRate != rate || WindowTrials.resized(trials == null ? null : trials[LONGER], replayedKeys)) {
       rate = nowRate;
       restart(replayedKeys, currentShare, longer);
     }

@@ -107,13 +107,19 @@ final class WindowTrials implements AccessSamples.SampleSink {
    */
   void update(int replayedKeys, double currentShare) {
     int nowRate = samples.rate();
-    boolean resized = trials[0] == null
-        || 8L * Math.abs(replayedKeys - trials[0].capacity()) > trials[0].capacity();
-    if (nowRate != rate || resized) {
+    if (nowRate != rate || resized(trials[0], replayedKeys)) {
       rate = nowRate;
       restart(replayedKeys);
     }
     nearCurrent = nearest(currentShare);
+  }
+
+  /**
+   * Whether miniatures like {@code current} (null: none yet) must start over at {@code replayedKeys} keys: their size
+   * is off by more than an eighth (see the class notes).
+   */
+  static boolean resized(WindowTrial current, int replayedKeys) {
+    return current == null || 8L * Math.abs(replayedKeys - current.capacity()) > current.capacity();
   }
 
   private void restart(int capacity) {
@@ -121,7 +127,7 @@ final class WindowTrials implements AccessSamples.SampleSink {
       trials[i] = new WindowTrial(shares[i], capacity);
     }
     sketch = new FrequencySketch(capacity);
-    sketch.ensureCapacity(capacity); // ages over the trial's keys, not the sketch's minimum history
+    sketch.ensureCapacity(capacity); // ages over the trial's keys, or the minimum history set (setMinimumHistory)
     recentKeys.forEachOldestFirst(this::replay);
     scores.reset();
     settling = (long) SETTLE_CAPACITIES * capacity;
